@@ -1,0 +1,448 @@
+"""The executor: request -> audit -> sandbox run -> result."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from importlib import resources
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from ._audit import STRICT_POLICY, AuditPolicy, build_report
+from ._errors import InvalidRequestError, SandboxError, SourceTooLargeError
+from ._models import (
+    MIB,
+    STATUS_EXIT_CODES,
+    AuditReport,
+    AuditSummary,
+    EffectiveLimits,
+    ErrorInfo,
+    ExecutionResult,
+    Language,
+    Limits,
+    Metrics,
+    RuntimeInfo,
+    Status,
+    TimeoutProfile,
+)
+from ._runtime import RuntimeFile, engine_host, python_runtime_file, runtime_dir, wasmtime_version
+from ._wasm import GuestOutcome, GuestProgram
+
+BOOT_SOURCE = resources.files(__package__).joinpath("_guest_boot.py").read_text("utf-8")
+PLAIN_ARGV = ["python", "-I", "-S", "-u", "-c", BOOT_SOURCE]
+
+# The audit parses hostile source; it gets its own fixed budget so that a parser-stressing
+# input is cut off like any other guest, whatever limits the caller chose for the run.
+AUDIT_LIMITS = Limits(timeout_ms=10_000, memory_mb=512, max_stdout_bytes=MIB)
+AUDIT_CACHE_SIZE = 512
+
+
+class _HostFailure(Exception):
+    """A failure of ours (not the guest's) while running a guest."""
+
+
+def _now_ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000, 3)
+
+
+def coerce_source(code: str | bytes, max_bytes: int) -> str:
+    """Validate source text: UTF-8, no null bytes, within the size limit."""
+    if isinstance(code, (bytes, bytearray, memoryview)):
+        raw = bytes(code)
+        if len(raw) > max_bytes:
+            raise SourceTooLargeError(
+                f"source is {len(raw)} bytes, over the limit of {max_bytes} bytes"
+            )
+        try:
+            code = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InvalidRequestError(
+                f"source is not valid UTF-8 (byte {exc.start}: {exc.reason})"
+            ) from None
+    if not isinstance(code, str):
+        raise InvalidRequestError(f"source must be str or bytes, not {type(code).__name__}")
+    try:
+        size = len(code.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise InvalidRequestError("source is not valid UTF-8 text (lone surrogate)") from None
+    if size > max_bytes:
+        raise SourceTooLargeError(f"source is {size} bytes, over the limit of {max_bytes} bytes")
+    if "\x00" in code:
+        raise InvalidRequestError("source contains a null byte")
+    return code
+
+
+def resolve_limits(
+    limits: Limits | dict[str, object] | None = None,
+    *,
+    profile: TimeoutProfile | str | None = None,
+    timeout_ms: int | None = None,
+    memory_mb: int | None = None,
+) -> Limits:
+    """Merge a profile, a Limits object/dict and keyword overrides (keywords win)."""
+    try:
+        values: dict[str, object] = {}
+        if profile is not None:
+            if profile not in ("fast_1s", "standard_5s", "extended_30s"):
+                raise InvalidRequestError(
+                    f"unknown timeout profile {profile!r} "
+                    "(expected fast_1s, standard_5s or extended_30s)"
+                )
+            values.update(Limits.from_profile(profile).model_dump(exclude_unset=True))  # type: ignore[arg-type]
+        if isinstance(limits, Limits):
+            values.update(limits.model_dump(exclude_unset=True))
+        elif isinstance(limits, dict):
+            values.update(limits)
+        elif limits is not None:
+            raise InvalidRequestError("limits must be a Limits object or a dict")
+        if timeout_ms is not None:
+            values["timeout_ms"] = timeout_ms
+        if memory_mb is not None:
+            values["memory_mb"] = memory_mb
+        return Limits.model_validate(values)
+    except ValidationError as exc:
+        raise InvalidRequestError(_describe_validation_error(exc)) from None
+
+
+def _describe_validation_error(exc: ValidationError) -> str:
+    parts = []
+    for error in exc.errors():
+        where = ".".join(str(p) for p in error.get("loc", ())) or "request"
+        parts.append(f"{where}: {error.get('msg', 'invalid')}")
+    return "invalid limits: " + "; ".join(parts)
+
+
+class Sandbox:
+    """Runs audited code in fresh WebAssembly instances. Thread-safe and reusable: the
+    Engine and compiled runtime are shared, every execution gets a new Store."""
+
+    def __init__(
+        self,
+        *,
+        policy: AuditPolicy | None = None,
+        limits: Limits | None = None,
+        runtime_directory: Path | str | None = None,
+    ) -> None:
+        self.policy = policy or STRICT_POLICY
+        self.limits = limits or Limits()
+        self._runtime_directory = Path(runtime_directory) if runtime_directory else None
+        self._program: GuestProgram | None = None
+        self._program_lock = threading.Lock()
+        self._audit_cache: OrderedDict[str, dict[str, object]] = OrderedDict()
+        self._audit_lock = threading.Lock()
+
+    # -- runtime -----------------------------------------------------------------
+    def _python(self) -> GuestProgram:
+        program = self._program
+        if program is None:
+            with self._program_lock:
+                if self._program is None:
+                    runtime = python_runtime_file(self._runtime_directory or runtime_dir())
+                    self._program = GuestProgram(engine_host(), runtime)
+                program = self._program
+        return program
+
+    def warm_up(self) -> None:
+        """Load (and if needed compile) the runtime now instead of on the first call."""
+        self._python()
+
+    @property
+    def runtime_info(self) -> RuntimeInfo:
+        """Which runtime this sandbox runs (loads it if needed)."""
+        return _runtime_info(self._python().runtime)
+
+    # -- audit -------------------------------------------------------------------
+    def audit(self, code: str | bytes, *, policy: AuditPolicy | None = None) -> AuditReport:
+        """Parse `code` with the guest's 3.12 grammar and apply the policy. Runs nothing
+        of `code`; raises InvalidRequestError for unusable input."""
+        source = coerce_source(code, self.limits.max_source_bytes)
+        return self._public_audit(source, policy or self.policy)
+
+    def _audit(self, source: str, policy: AuditPolicy) -> AuditReport:
+        return build_report(policy, self._guest_facts(source))
+
+    def _public_audit(self, source: str, policy: AuditPolicy) -> AuditReport:
+        try:
+            return self._audit(source, policy)
+        except _HostFailure as failure:
+            raise SandboxError(f"the audit could not run: {failure}") from None
+
+    def _guest_facts(self, source: str) -> dict[str, object]:
+        key = hashlib.sha256(source.encode("utf-8")).hexdigest()
+        with self._audit_lock:
+            cached = self._audit_cache.get(key)
+            if cached is not None:
+                self._audit_cache.move_to_end(key)
+                return cached
+        answer, cacheable = self._run_audit_guest(source)
+        if not cacheable:
+            return answer
+        with self._audit_lock:
+            self._audit_cache[key] = answer
+            while len(self._audit_cache) > AUDIT_CACHE_SIZE:
+                self._audit_cache.popitem(last=False)
+        return answer
+
+    def _run_audit_guest(self, source: str) -> tuple[dict[str, object], bool]:
+        """The guest's facts about `source`, and whether the answer may be cached."""
+        outcome = self._run(b"audit\n" + source.encode("utf-8"), AUDIT_LIMITS)
+        if outcome.host_error is not None:
+            raise _HostFailure(outcome.host_error)
+        if outcome.exit_code == 0 and not outcome.stdout_truncated:
+            try:
+                answer = json.loads(outcome.stdout)
+                if isinstance(answer, dict):
+                    return answer, True
+            except ValueError:
+                pass
+        # The parser trapped (C stack), ran out of time or memory: the source is not
+        # something the interpreter could compile either.
+        message = "source too complex to parse"
+        if outcome.trap is None and not outcome.exit_code:
+            message = "the audit could not complete (findings exceeded the report size)"
+        return {"syntax_error": {"message": message, "line": 0, "col": 0}}, False
+
+    # -- execution ---------------------------------------------------------------
+    def _run(self, payload: bytes, limits: Limits) -> GuestOutcome:
+        program = self._python()
+        return program.run(
+            payload,
+            argv=PLAIN_ARGV,
+            timeout_ms=limits.timeout_ms,
+            memory_bytes=limits.memory_mb * MIB,
+            fuel=limits.effective_fuel,
+            stdout_cap=limits.max_stdout_bytes,
+            stderr_cap=limits.max_stderr_bytes,
+        )
+
+    def execute(
+        self,
+        code: str | bytes,
+        *,
+        language: Language = "python",
+        timeout_ms: int | None = None,
+        memory_mb: int | None = None,
+        limits: Limits | dict[str, object] | None = None,
+        profile: TimeoutProfile | str | None = None,
+        policy: AuditPolicy | None = None,
+    ) -> ExecutionResult:
+        """Audit `code`, run it in a fresh instance if allowed, and return the result.
+
+        Raises InvalidRequestError (or SourceTooLargeError) for invalid input and
+        RuntimeNotFoundError / RuntimeIntegrityError when the runtime is unusable; anything
+        the guest does is reported in the result instead.
+        """
+        if language != "python":
+            raise InvalidRequestError(f"unsupported language {language!r} (expected 'python')")
+        effective = resolve_limits(
+            limits if limits is not None else self.limits,
+            profile=profile, timeout_ms=timeout_ms, memory_mb=memory_mb,
+        )
+        source = coerce_source(code, effective.max_source_bytes)
+        policy = policy or self.policy
+        program = self._python()
+        result = _ResultBuilder(language, effective, program.runtime)
+
+        audit_start = time.perf_counter()
+        try:
+            report = self._audit(source, policy)
+        except _HostFailure as failure:
+            error = ErrorInfo(type="InternalError", message=str(failure))
+            return result.finish("internal_error", error=error)
+        result.metrics.audit_time_ms = _now_ms(audit_start)
+        result.audit = AuditSummary(
+            safety_verdict=report.safety_verdict,
+            flagged_calls=report.flagged_calls,
+            policy=report.policy,
+        )
+        result.syntax_valid = report.syntax_valid
+        if not report.syntax_valid:
+            error = ErrorInfo(type="SyntaxError", message=report.syntax_error or "invalid syntax")
+            return result.finish("syntax_error", error=error)
+        if report.safety_verdict == "blocked":
+            first = report.flagged_calls[0]
+            more = len(report.flagged_calls) - 1
+            message = f"blocked by policy '{policy.name}': {first.reason} (line {first.line})"
+            if more:
+                message += f" and {more} more finding{'s' if more > 1 else ''}"
+            error = ErrorInfo(type="SecurityViolation", message=message)
+            return result.finish("blocked", error=error)
+
+        outcome = self._run(b"run\n" + source.encode("utf-8"), effective)
+        return result.from_outcome(outcome)
+
+    async def execute_async(self, code: str | bytes, **options: object) -> ExecutionResult:
+        """`execute()` in a worker thread, so the event loop keeps running meanwhile (wasm
+        calls release the GIL)."""
+        return await asyncio.to_thread(self.execute, code, **options)  # type: ignore[arg-type]
+
+
+def _runtime_info(runtime: RuntimeFile) -> RuntimeInfo:
+    return RuntimeInfo(
+        name=runtime.name, version=runtime.version, sha256=runtime.sha256,
+        wasmtime=wasmtime_version(),
+    )
+
+
+class _ResultBuilder:
+    """Collects the parts of an ExecutionResult as the pipeline advances."""
+
+    def __init__(self, language: Language, limits: Limits, runtime: RuntimeFile) -> None:
+        self.execution_id = uuid.uuid4().hex
+        self.language = language
+        self.limits = EffectiveLimits.of(limits)
+        self.runtime = _runtime_info(runtime)
+        self.metrics = Metrics()
+        self.audit = AuditSummary(safety_verdict="safe", policy="none")
+        self.syntax_valid = True
+
+    def finish(
+        self,
+        status: Status,
+        *,
+        exit_code: int | None = None,
+        error: ErrorInfo | None = None,
+        outcome: GuestOutcome | None = None,
+    ) -> ExecutionResult:
+        stdout = stderr = ""
+        stdout_truncated = stderr_truncated = False
+        if outcome is not None:
+            stdout = outcome.stdout.decode("utf-8", "replace")
+            stderr = outcome.stderr.decode("utf-8", "replace")
+            stdout_truncated, stderr_truncated = outcome.stdout_truncated, outcome.stderr_truncated
+        return ExecutionResult(
+            execution_id=self.execution_id,
+            language=self.language,
+            status=status,
+            exit_code=STATUS_EXIT_CODES[status] if exit_code is None else exit_code,
+            syntax_valid=self.syntax_valid,
+            stdout=stdout,
+            stderr=stderr,
+            stdout_truncated=stdout_truncated,
+            stderr_truncated=stderr_truncated,
+            result_json=extract_result_json(stdout) if outcome is not None else None,
+            audit=self.audit,
+            error=error,
+            limits=self.limits,
+            metrics=self.metrics,
+            runtime=self.runtime,
+        )
+
+    def from_outcome(self, outcome: GuestOutcome) -> ExecutionResult:
+        metrics = self.metrics
+        metrics.execution_time_ms = round(outcome.elapsed_ms, 3)
+        metrics.fuel_consumed = outcome.fuel_consumed
+        metrics.peak_memory_bytes = outcome.peak_memory_bytes
+        metrics.stdout_bytes = outcome.stdout_bytes
+        metrics.stderr_bytes = outcome.stderr_bytes
+        status, exit_code, error = classify(outcome, self.limits)
+        return self.finish(status, exit_code=exit_code, error=error, outcome=outcome)
+
+
+def classify(
+    outcome: GuestOutcome, limits: EffectiveLimits
+) -> tuple[Status, int | None, ErrorInfo | None]:
+    """Translate a guest outcome into (status, exit code, error)."""
+    if outcome.host_error is not None:
+        return "internal_error", None, ErrorInfo(type="InternalError", message=outcome.host_error)
+    if outcome.trap == "deadline":
+        return "timeout", None, ErrorInfo(
+            type="TimeoutError", message=f"execution exceeded the {limits.timeout_ms} ms deadline"
+        )
+    if outcome.trap == "fuel":
+        return "fuel_exhausted", None, ErrorInfo(
+            type="FuelExhausted", message=f"execution used its whole budget of {limits.fuel} fuel"
+        )
+    near_cap = outcome.peak_memory_bytes + 2 * MIB >= limits.memory_mb * MIB
+    if outcome.trap == "memory_out_of_bounds":
+        return "failed", 1, ErrorInfo(
+            type="RecursionError",
+            message="C stack exhausted (recursion through C code went too deep)",
+        )
+    if outcome.trap == "crash":
+        if near_cap:
+            return "memory_exceeded", None, ErrorInfo(
+                type="MemoryLimitExceeded",
+                message=f"the guest ran out of its {limits.memory_mb} MiB memory cap",
+            )
+        return "failed", 1, ErrorInfo(
+            type="GuestCrash", message=f"the interpreter stopped abnormally ({outcome.trap_detail})"
+        )
+    code = (outcome.exit_code or 0) % 256
+    if code == 0:
+        return "succeeded", 0, None
+    return "failed", code, _guest_error(outcome, code)
+
+
+def _guest_error(outcome: GuestOutcome, code: int) -> ErrorInfo:
+    if outcome.error_record:
+        try:
+            record = json.loads(outcome.error_record)
+            return ErrorInfo(type=str(record["type"]), message=str(record["message"]))
+        except (ValueError, KeyError, TypeError):
+            pass
+    return ErrorInfo(type="SystemExit", message=f"the code exited with status {code}")
+
+
+def extract_result_json(stdout: str) -> object | None:
+    """The whole stdout as JSON if it is JSON, else the last non-empty line if it is a JSON
+    object or array, else None."""
+    text = stdout.strip()
+    if not text:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    for line in reversed(text.splitlines()):
+        line = line.strip()
+        if not line:
+            continue
+        if line[0] in "[{":
+            try:
+                return json.loads(line)
+            except ValueError:
+                return None
+        return None
+    return None
+
+
+_default_sandbox: Sandbox | None = None
+_default_lock = threading.Lock()
+
+
+def default_sandbox() -> Sandbox:
+    """The process-wide Sandbox used by the module-level functions."""
+    global _default_sandbox
+    with _default_lock:
+        if _default_sandbox is None:
+            _default_sandbox = Sandbox()
+        return _default_sandbox
+
+
+def execute(
+    code: str | bytes,
+    *,
+    language: Language = "python",
+    timeout_ms: int | None = None,
+    memory_mb: int | None = None,
+    limits: Limits | dict[str, object] | None = None,
+    profile: TimeoutProfile | str | None = None,
+    policy: AuditPolicy | None = None,
+) -> ExecutionResult:
+    """Audit and run `code` in a fresh sandbox instance; see `Sandbox.execute`."""
+    return default_sandbox().execute(
+        code, language=language, timeout_ms=timeout_ms, memory_mb=memory_mb,
+        limits=limits, profile=profile, policy=policy,
+    )
+
+
+def audit(code: str | bytes, *, policy: AuditPolicy | None = None) -> AuditReport:
+    """Audit `code` without running it; see `Sandbox.audit`."""
+    return default_sandbox().audit(code, policy=policy)

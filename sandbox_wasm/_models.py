@@ -1,0 +1,180 @@
+"""Request, limits and result models. Field names are part of the public API."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Status = Literal[
+    "succeeded",
+    "failed",
+    "blocked",
+    "syntax_error",
+    "timeout",
+    "fuel_exhausted",
+    "memory_exceeded",
+    "internal_error",
+]
+Language = Literal["python", "javascript"]
+TimeoutProfile = Literal["fast_1s", "standard_5s", "extended_30s"]
+SafetyVerdict = Literal["safe", "flagged", "blocked"]
+FindingKind = Literal["import", "call", "attribute", "name"]
+
+TIMEOUT_PROFILES: dict[str, int] = {"fast_1s": 1_000, "standard_5s": 5_000, "extended_30s": 30_000}
+
+#: Exit code reported for each status that does not carry the guest's own exit code.
+STATUS_EXIT_CODES: dict[str, int] = {
+    "succeeded": 0,
+    "blocked": 1,
+    "syntax_error": 1,
+    "timeout": 124,
+    "fuel_exhausted": 124,
+    "memory_exceeded": 137,
+    "internal_error": 70,
+}
+
+KIB = 1024
+MIB = 1024 * 1024
+
+# CPython's own start-up inside wasm burns ~210-250 M fuel on the plain runtime; the
+# derived budget must never trap before user code runs. A tight loop burns ~10 G fuel/s on
+# a 2-core machine, so four times that per second of deadline keeps the wall clock the
+# limit that normally fires, with fuel as a deterministic backstop.
+FUEL_STARTUP_ALLOWANCE = 1_000_000_000
+FUEL_PER_MS = 40_000_000
+MAX_FUEL = 10**13
+
+
+class Limits(BaseModel):
+    """Resource limits of one execution. Every field has a default and a hard maximum."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    timeout_ms: int = Field(5_000, ge=1, le=30_000, description="Wall-clock deadline.")
+    memory_mb: int = Field(256, ge=16, le=1_024, description="Linear-memory cap of the guest.")
+    max_stdout_bytes: int = Field(65_536, ge=0, le=MIB, description="Captured stdout cap.")
+    max_stderr_bytes: int = Field(8_192, ge=0, le=64 * KIB, description="Captured stderr cap.")
+    fuel: int | None = Field(
+        None, ge=1, le=MAX_FUEL, description="Instruction budget; None derives it from timeout_ms."
+    )
+    max_source_bytes: int = Field(32 * KIB, ge=1, le=MIB, description="Largest accepted source.")
+
+    @property
+    def effective_fuel(self) -> int:
+        """The fuel budget actually given to the guest."""
+        if self.fuel is not None:
+            return self.fuel
+        return FUEL_STARTUP_ALLOWANCE + self.timeout_ms * FUEL_PER_MS
+
+    @classmethod
+    def from_profile(cls, profile: TimeoutProfile, **overrides: int | None) -> Limits:
+        """Limits of a timeout profile; explicit overrides (e.g. timeout_ms) win."""
+        values: dict[str, int | None] = {"timeout_ms": TIMEOUT_PROFILES[profile]}
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls.model_validate(values)
+
+
+class EffectiveLimits(BaseModel):
+    """The limits that applied to an execution, with the fuel budget resolved."""
+
+    timeout_ms: int
+    memory_mb: int
+    max_stdout_bytes: int
+    max_stderr_bytes: int
+    fuel: int
+    max_source_bytes: int
+
+    @classmethod
+    def of(cls, limits: Limits) -> EffectiveLimits:
+        return cls(**{**limits.model_dump(), "fuel": limits.effective_fuel})
+
+
+class Finding(BaseModel):
+    """One construct the audit policy flagged."""
+
+    name: str
+    kind: FindingKind
+    line: int
+    col: int
+    reason: str
+
+
+class AuditReport(BaseModel):
+    """What the static audit found. A signal and an explained refusal, not the boundary."""
+
+    syntax_valid: bool
+    safety_verdict: SafetyVerdict
+    flagged_calls: list[Finding] = Field(default_factory=list)
+    policy: str
+    syntax_error: str | None = None
+
+
+class AuditSummary(BaseModel):
+    """The audit section of an execution result."""
+
+    safety_verdict: SafetyVerdict
+    flagged_calls: list[Finding] = Field(default_factory=list)
+    policy: str
+
+
+class ErrorInfo(BaseModel):
+    """Why an execution did not succeed."""
+
+    type: str
+    message: str
+
+
+class Metrics(BaseModel):
+    """Measurements of one execution."""
+
+    execution_time_ms: float = 0.0
+    audit_time_ms: float = 0.0
+    fuel_consumed: int = 0
+    peak_memory_bytes: int = 0
+    stdout_bytes: int = 0
+    stderr_bytes: int = 0
+
+
+class RuntimeInfo(BaseModel):
+    """Which runtime ran the code."""
+
+    name: str
+    version: str
+    sha256: str
+    wasmtime: str
+
+
+class ExecutionResult(BaseModel):
+    """The structured outcome of one execution; JSON-serialisable."""
+
+    execution_id: str
+    language: Language
+    status: Status
+    exit_code: int
+    syntax_valid: bool
+    stdout: str = ""
+    stderr: str = ""
+    stdout_truncated: bool = False
+    stderr_truncated: bool = False
+    result_json: object | None = None
+    audit: AuditSummary
+    error: ErrorInfo | None = None
+    limits: EffectiveLimits
+    metrics: Metrics
+    runtime: RuntimeInfo
+
+    @property
+    def ok(self) -> bool:
+        """True when the code ran to completion with exit code 0."""
+        return self.status == "succeeded"
+
+
+class ExecutionRequest(BaseModel):
+    """One request: code plus optional limits, as accepted by gateways and batch files."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    code: str
+    language: Language = "python"
+    limits: Limits = Field(default_factory=Limits)

@@ -1,0 +1,258 @@
+"""Locating and verifying runtimes, the process-wide Engine, and the compile cache.
+
+Nothing here runs guest code; `_wasm` does that with what this module prepares.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import gc
+import hashlib
+import json
+import os
+import tempfile
+import threading
+import weakref
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Literal, Protocol
+
+import wasmtime
+
+from ._errors import RuntimeIntegrityError, RuntimeNotFoundError
+
+RuntimeKind = Literal["plain", "snapshot"]
+
+PYTHON_WASM_NAME = "python.wasm"
+PYTHON_WASM_SHA256 = "e5dc5a398b07b54ea8fdb503bf68fb583d533f10ec3f930963e02b9505f7a763"
+PYTHON_WASM_SIZE = 26_267_204
+PYTHON_VERSION = "3.12.0"
+MANIFEST_NAME = "manifest.json"
+
+#: How often the epoch advances; deadlines are whole ticks, so this is their resolution.
+EPOCH_TICK_SECONDS = 0.01
+
+_FETCH_HINT = "run scripts/fetch_runtime.sh (or set SANDBOX_WASM_RUNTIME_DIR)"
+
+
+def wasmtime_version() -> str:
+    """The installed wasmtime-py version."""
+    try:
+        return metadata.version("wasmtime")
+    except metadata.PackageNotFoundError:  # pragma: no cover - vendored installs
+        return "unknown"
+
+
+def runtime_dir() -> Path:
+    """Where runtimes are looked for: $SANDBOX_WASM_RUNTIME_DIR, else the repository's
+    `runtime/` directory next to the package."""
+    configured = os.environ.get("SANDBOX_WASM_RUNTIME_DIR")
+    if configured:
+        return Path(configured).expanduser()
+    return Path(__file__).resolve().parent.parent / "runtime"
+
+
+def cache_dir() -> Path:
+    """Where compiled modules are cached: $SANDBOX_WASM_CACHE_DIR, else the user cache."""
+    configured = os.environ.get("SANDBOX_WASM_CACHE_DIR")
+    if configured:
+        return Path(configured).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "sandbox-wasm"
+
+
+_hash_cache: dict[tuple[str, int, int, int], str] = {}
+_hash_lock = threading.Lock()
+
+
+def file_sha256(path: Path) -> str:
+    """SHA-256 of a file, remembered per (path, size, mtime, inode) for the process."""
+    stat = path.stat()
+    key = (str(path), stat.st_size, stat.st_mtime_ns, stat.st_ino)
+    with _hash_lock:
+        known = _hash_cache.get(key)
+    if known is not None:
+        return known
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    value = digest.hexdigest()
+    with _hash_lock:
+        _hash_cache[key] = value
+    return value
+
+
+def verify_runtime_file(path: Path, expected_sha256: str) -> None:
+    """Raise unless `path` exists and has the expected SHA-256."""
+    if not path.is_file():
+        raise RuntimeNotFoundError(f"runtime not found at {path}: {_FETCH_HINT}")
+    actual = file_sha256(path)
+    if actual != expected_sha256:
+        raise RuntimeIntegrityError(
+            f"runtime {path} has SHA-256 {actual}, expected {expected_sha256}: "
+            f"refusing to load a tampered or corrupt runtime; {_FETCH_HINT}"
+        )
+
+
+class _Releasable(Protocol):
+    def release(self) -> None: ...
+
+
+class _EpochTicker:
+    """Advances the engine's epoch every tick so that epoch deadlines fire.
+
+    One daemon thread per Engine; stopped at interpreter exit before the Engine is released.
+    """
+
+    def __init__(self, engine: wasmtime.Engine) -> None:
+        self._engine = engine
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="sandbox-wasm-epoch", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(EPOCH_TICK_SECONDS):
+            self._engine.increment_epoch()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=1)
+
+
+@dataclass(frozen=True)
+class EngineFlags:
+    """Engine configuration; part of the compile-cache key (a serialised module only loads
+    into an Engine built with the same flags)."""
+
+    consume_fuel: bool = True
+    epoch_interruption: bool = True
+
+    def key(self) -> str:
+        return f"fuel={int(self.consume_fuel)},epoch={int(self.epoch_interruption)}"
+
+
+class EngineHost:
+    """The process-wide Engine, its epoch ticker and the modules compiled for it."""
+
+    def __init__(self, flags: EngineFlags | None = None) -> None:
+        self.flags = flags or EngineFlags()
+        config = wasmtime.Config()
+        config.consume_fuel = self.flags.consume_fuel
+        config.epoch_interruption = self.flags.epoch_interruption
+        # max_wasm_stack is deliberately left at its default: raising it above the async
+        # stack size aborts the host process inside wasmtime.
+        self.engine = wasmtime.Engine(config)
+        self.ticker = _EpochTicker(self.engine)
+        self._modules: dict[str, wasmtime.Module] = {}
+        self._lock = threading.Lock()
+        self._dependents: weakref.WeakSet[_Releasable] = weakref.WeakSet()
+
+    def register(self, dependent: _Releasable) -> None:
+        """Remember an object holding wasmtime state for this engine, to release at exit."""
+        self._dependents.add(dependent)
+
+    def module(self, path: Path, sha256: str) -> tuple[wasmtime.Module, bool]:
+        """The compiled module for a verified runtime file, from memory, the on-disk cache or
+        a fresh compile (then cached). Returns (module, compiled_now)."""
+        with self._lock:
+            known = self._modules.get(sha256)
+            if known is not None:
+                return known, False
+            module, compiled = self._load_or_compile(path, sha256)
+            self._modules[sha256] = module
+            return module, compiled
+
+    def _cache_path(self, sha256: str) -> Path:
+        key = hashlib.sha256(
+            f"{sha256}|wasmtime={wasmtime_version()}|{self.flags.key()}".encode()
+        ).hexdigest()[:32]
+        return cache_dir() / f"module-{key}.cwasm"
+
+    def _load_or_compile(self, path: Path, sha256: str) -> tuple[wasmtime.Module, bool]:
+        cached = self._cache_path(sha256)
+        if cached.is_file():
+            try:
+                return wasmtime.Module.deserialize_file(self.engine, str(cached)), False
+            except wasmtime.WasmtimeError:
+                pass  # stale or corrupt entry: compile again and replace it
+        module = wasmtime.Module.from_file(self.engine, str(path))
+        # A read-only cache only costs the next process a compile.
+        with contextlib.suppress(OSError):
+            _write_atomically(cached, bytes(module.serialize()))
+        return module, True
+
+    def close(self) -> None:
+        self.ticker.stop()
+        for dependent in list(self._dependents):
+            dependent.release()
+        self._modules.clear()
+
+
+def _write_atomically(target: Path, data: bytes) -> None:
+    """Write via a temp file and rename, so racing processes never see a partial file."""
+    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd, tmp = tempfile.mkstemp(prefix=target.name, suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+_host: EngineHost | None = None
+_host_lock = threading.Lock()
+
+
+def engine_host() -> EngineHost:
+    """The process-wide EngineHost, created on first use."""
+    global _host
+    with _host_lock:
+        if _host is None:
+            _host = EngineHost()
+        return _host
+
+
+@atexit.register
+def _release_engine() -> None:
+    # Releasing modules and the Engine before interpreter shutdown avoids a Rust
+    # "panic in a function that cannot unwind" printed by wasmtime's worker threads.
+    global _host
+    with _host_lock:
+        if _host is not None:
+            _host.close()
+            _host = None
+    gc.collect()
+
+
+@dataclass(frozen=True)
+class RuntimeFile:
+    """A runtime artefact on disk and how to enter it."""
+
+    path: Path
+    sha256: str
+    kind: RuntimeKind
+    name: str
+    version: str
+
+
+def read_manifest(directory: Path) -> dict[str, object]:
+    """The build manifest written by scripts/build_runtime.py, or {} if absent/invalid."""
+    try:
+        data = json.loads((directory / MANIFEST_NAME).read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def python_runtime_file(directory: Path | None = None) -> RuntimeFile:
+    """The pinned plain CPython-WASI runtime, verified."""
+    directory = directory or runtime_dir()
+    path = directory / PYTHON_WASM_NAME
+    verify_runtime_file(path, PYTHON_WASM_SHA256)
+    return RuntimeFile(path, PYTHON_WASM_SHA256, "plain", "cpython-wasi", PYTHON_VERSION)

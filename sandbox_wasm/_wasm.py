@@ -1,0 +1,332 @@
+"""One guest run: a fresh Store and instance, WASI without capabilities, and the limits.
+
+This is the only module that touches wasmtime objects during execution. Traps and exits are
+translated here into a `GuestOutcome`; nothing above this layer inspects wasmtime types.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Literal
+
+import wasmtime
+
+from ._runtime import EPOCH_TICK_SECONDS, EngineHost, RuntimeFile
+
+WASI = "wasi_snapshot_preview1"
+ERRNO_SUCCESS = 0
+ERRNO_FAULT = 21
+ERRNO_INVAL = 28
+SUBSCRIPTION_SIZE = 48
+EVENT_SIZE = 32
+CLOCK_REALTIME = 0
+SUBCLOCK_ABSTIME = 1
+EVENTTYPE_CLOCK = 0
+WASM_PAGE = 65_536
+ERROR_MARK = b"\x00sandbox-wasm-error:"
+
+TrapKind = Literal["deadline", "fuel", "memory_out_of_bounds", "crash"]
+
+
+class _CappedOutput:
+    """A WASI output callback that keeps at most `cap` bytes.
+
+    It always reports every byte as written: a short count would surface in the guest as
+    an OSError, and raising would silently lose the output. Bytes are decoded once at the
+    end because chunks can split a UTF-8 sequence.
+    """
+
+    def __init__(self, cap: int, *, error_channel: bool = False) -> None:
+        self.cap = cap
+        self.chunks: list[bytes] = []
+        self.kept = 0
+        self.total = 0
+        self.truncated = False
+        self.error_record: bytes | None = None
+        self._error_channel = error_channel
+
+    def __call__(self, chunk: bytes) -> None:
+        if self._error_channel and chunk.startswith(ERROR_MARK):
+            # The bootstrap reports the uncaught exception here after the user code ended.
+            self.error_record = chunk[len(ERROR_MARK) :].strip()[:4096]
+            return
+        self.total += len(chunk)
+        room = self.cap - self.kept
+        if room <= 0:
+            self.truncated = self.truncated or bool(chunk)
+            return
+        if len(chunk) > room:
+            chunk = chunk[:room]
+            self.truncated = True
+        self.chunks.append(chunk)
+        self.kept += len(chunk)
+
+    def data(self) -> bytes:
+        return b"".join(self.chunks)
+
+
+@dataclass
+class GuestOutcome:
+    """What happened in one guest run, in host terms."""
+
+    exit_code: int | None = None
+    trap: TrapKind | None = None
+    trap_detail: str = ""
+    stdout: bytes = b""
+    stderr: bytes = b""
+    stdout_truncated: bool = False
+    stderr_truncated: bool = False
+    stdout_bytes: int = 0
+    stderr_bytes: int = 0
+    error_record: bytes | None = None
+    fuel_consumed: int = 0
+    peak_memory_bytes: int = 0
+    elapsed_ms: float = 0.0
+    host_error: str | None = None
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+# Host functions are shared by every thread's Store; ctypes calls them on the thread that
+# entered wasm, so per-run state lives in a thread-local.
+_run_state = threading.local()
+
+
+def _proc_exit(code: int) -> None:
+    # Recording the status and returning (instead of raising) keeps wasmtime-py's global,
+    # thread-unsafe "last exception" slot out of the picture: wasi-libc follows proc_exit
+    # with `unreachable`, so the guest stops with an UNREACHABLE trap right after this.
+    _run_state.exit_code = code
+
+
+def _clock_now_ns(clock_id: int) -> int | None:
+    if clock_id == CLOCK_REALTIME:
+        return time.time_ns()
+    if clock_id in (1, 2, 3):  # monotonic, process and thread CPU time
+        return time.monotonic_ns()
+    return None
+
+
+def _clock_time_get(caller: wasmtime.Caller, clock_id: int, _precision: int, out: int) -> int:
+    # Shadowed so that absolute sleeps (CPython's time.sleep uses TIMER_ABSTIME) are
+    # expressed in a clock this module can compare with its own deadline.
+    try:
+        now = _clock_now_ns(clock_id)
+        if now is None:
+            return ERRNO_INVAL
+        memory = caller["memory"]
+        assert isinstance(memory, wasmtime.Memory)
+        memory.write(caller, struct.pack("<Q", now), out)
+        return ERRNO_SUCCESS
+    except Exception:
+        return ERRNO_FAULT
+
+
+def _poll_oneoff(
+    caller: wasmtime.Caller, subs_ptr: int, events_ptr: int, count: int, nevents_ptr: int
+) -> int:
+    # Epoch deadlines are only checked in wasm code, so a guest blocked here (time.sleep,
+    # select) would outlive its deadline. This version never sleeps past the deadline; the
+    # epoch trap then fires as soon as the guest is back in wasm.
+    try:
+        if count <= 0:
+            return ERRNO_INVAL
+        memory = caller["memory"]
+        assert isinstance(memory, wasmtime.Memory)
+        raw = memory.read(caller, subs_ptr, subs_ptr + count * SUBSCRIPTION_SIZE)
+        if len(raw) != count * SUBSCRIPTION_SIZE:
+            return ERRNO_FAULT
+        now_mono = time.monotonic()
+        ready: list[tuple[int, int]] = []  # (userdata, event type) of fd subscriptions
+        clocks: list[tuple[float, int]] = []  # (wake time on time.monotonic, userdata)
+        for index in range(count):
+            base = index * SUBSCRIPTION_SIZE
+            userdata, tag = struct.unpack_from("<QB", raw, base)
+            if tag != EVENTTYPE_CLOCK:
+                ready.append((userdata, tag))  # stdin is a file, stdout/stderr never block
+                continue
+            (clock_id,) = struct.unpack_from("<I", raw, base + 16)
+            (timeout,) = struct.unpack_from("<Q", raw, base + 24)
+            (flags,) = struct.unpack_from("<H", raw, base + 40)
+            if flags & SUBCLOCK_ABSTIME:
+                now_ns = _clock_now_ns(clock_id)
+                if now_ns is None:
+                    return ERRNO_INVAL
+                wake = now_mono + (timeout - now_ns) / 1e9
+            else:
+                wake = now_mono + timeout / 1e9
+            clocks.append((wake, userdata))
+        events = bytearray()
+        if ready:
+            for userdata, tag in ready:
+                events += struct.pack("<QHBxxxxxQHxxxxxx", userdata, 0, tag, 0, 0)
+        else:
+            wake = min(wake for wake, _ in clocks)
+            deadline = getattr(_run_state, "deadline", now_mono)
+            until = min(wake, deadline)
+            if until > now_mono:
+                time.sleep(until - now_mono)
+            if wake > deadline and time.monotonic() >= deadline:
+                # The wall-clock deadline passed while blocked: move this store's epoch
+                # deadline to "now" so the guest traps (INTERRUPT) as soon as it is back
+                # in wasm. Caller exposes the store context that Store's method uses.
+                wasmtime.Store.set_epoch_deadline(caller, 0)  # type: ignore[arg-type]
+            after = time.monotonic()
+            fired = [u for w, u in clocks if w <= after] or [min(clocks)[1]]
+            for userdata in fired:
+                events += struct.pack(
+                    "<QHBxxxxxQHxxxxxx", userdata, 0, EVENTTYPE_CLOCK, 0, 0
+                )
+        memory.write(caller, bytes(events), events_ptr)
+        memory.write(caller, struct.pack("<I", len(events) // EVENT_SIZE), nevents_ptr)
+        return ERRNO_SUCCESS
+    except Exception:
+        return ERRNO_FAULT
+
+
+def _define_host_functions(linker: wasmtime.Linker) -> None:
+    i32, i64 = wasmtime.ValType.i32(), wasmtime.ValType.i64()
+    linker.allow_shadowing = True
+    linker.define_func(WASI, "proc_exit", wasmtime.FuncType([i32], []), _proc_exit)
+    linker.define_func(
+        WASI, "clock_time_get", wasmtime.FuncType([i32, i64, i32], [i32]), _clock_time_get,
+        access_caller=True,
+    )
+    linker.define_func(
+        WASI, "poll_oneoff", wasmtime.FuncType([i32, i32, i32, i32], [i32]), _poll_oneoff,
+        access_caller=True,
+    )
+
+
+class GuestProgram:
+    """A runtime compiled and linked, ready to instantiate many times (one InstancePre)."""
+
+    def __init__(self, host: EngineHost, runtime: RuntimeFile) -> None:
+        self.host = host
+        self.runtime = runtime
+        module, self.compiled_now = host.module(runtime.path, runtime.sha256)
+        linker = wasmtime.Linker(host.engine)
+        linker.define_wasi()
+        _define_host_functions(linker)
+        self._pre: wasmtime.InstancePre | None = linker.instantiate_pre(module)
+        self._entry = "_start" if runtime.kind == "plain" else "sandbox_resume"
+        host.register(self)
+
+    def release(self) -> None:
+        """Drop the compiled module; later runs report an internal error."""
+        self._pre = None
+
+    def run(
+        self,
+        payload: bytes,
+        *,
+        argv: list[str],
+        timeout_ms: int,
+        memory_bytes: int,
+        fuel: int,
+        stdout_cap: int,
+        stderr_cap: int,
+    ) -> GuestOutcome:
+        """Run the guest once in a brand-new Store with `payload` as its stdin."""
+        stdout = _CappedOutput(stdout_cap)
+        stderr = _CappedOutput(stderr_cap, error_channel=True)
+        outcome = GuestOutcome()
+        store = wasmtime.Store(self.host.engine)
+        memory: wasmtime.Memory | None = None
+        started = time.perf_counter()
+        try:
+            wasi = wasmtime.WasiConfig()
+            # No preopened directories and no environment: the guest sees no host state.
+            wasi.argv = argv
+            _set_stdin(wasi, payload)
+            wasi.stdout_custom = stdout
+            wasi.stderr_custom = stderr
+            store.set_wasi(wasi)
+            store.set_limits(memory_size=memory_bytes)
+            store.set_fuel(fuel)
+            ticks = -(-timeout_ms // int(EPOCH_TICK_SECONDS * 1000)) + 1
+            store.set_epoch_deadline(ticks)
+            _run_state.exit_code = None
+            _run_state.deadline = time.monotonic() + timeout_ms / 1000
+            if self._pre is None:
+                raise wasmtime.WasmtimeError("the engine was released (interpreter exit)")
+            instance = self._pre.instantiate(store)
+            exports = instance.exports(store)
+            exported_memory = exports["memory"]
+            memory = exported_memory if isinstance(exported_memory, wasmtime.Memory) else None
+            entry = exports[self._entry]
+            assert isinstance(entry, wasmtime.Func)
+            try:
+                entry(store)
+                outcome.exit_code = 0
+            except wasmtime.Trap as trap:
+                _classify_trap(outcome, trap)
+            except wasmtime.WasmtimeError as error:
+                outcome.trap = "crash"
+                outcome.trap_detail = str(error).splitlines()[0][:300]
+            if outcome.trap is None or outcome.trap == "crash":
+                recorded = getattr(_run_state, "exit_code", None)
+                if recorded is not None:
+                    outcome.trap, outcome.trap_detail = None, ""
+                    outcome.exit_code = recorded
+        except wasmtime.WasmtimeError as error:
+            outcome.host_error = str(error).splitlines()[0][:300]
+        finally:
+            outcome.elapsed_ms = (time.perf_counter() - started) * 1000
+            try:
+                outcome.fuel_consumed = fuel - store.get_fuel()
+                if memory is not None:
+                    outcome.peak_memory_bytes = memory.size(store) * WASM_PAGE
+            except wasmtime.WasmtimeError:
+                pass
+            store.close()
+        outcome.stdout, outcome.stdout_truncated = stdout.data(), stdout.truncated
+        outcome.stderr, outcome.stderr_truncated = stderr.data(), stderr.truncated
+        outcome.stdout_bytes, outcome.stderr_bytes = stdout.total, stderr.total
+        outcome.error_record = stderr.error_record
+        return outcome
+
+
+def _classify_trap(outcome: GuestOutcome, trap: wasmtime.Trap) -> None:
+    code = trap.trap_code
+    if code == wasmtime.TrapCode.INTERRUPT:
+        outcome.trap = "deadline"
+    elif code == wasmtime.TrapCode.OUT_OF_FUEL:
+        outcome.trap = "fuel"
+    elif code == wasmtime.TrapCode.MEMORY_OUT_OF_BOUNDS:
+        outcome.trap = "memory_out_of_bounds"
+    else:
+        outcome.trap = "crash"
+        outcome.trap_detail = code.name if code is not None else "unknown trap"
+
+
+def _set_stdin(wasi: wasmtime.WasiConfig, payload: bytes) -> None:
+    """Give the guest `payload` as stdin. WASI only takes a path, so the bytes go to an
+    anonymous in-memory file (Linux) or an unlinked temp file, never a named host file
+    that outlives the call."""
+    if hasattr(os, "memfd_create"):
+        fd = os.memfd_create("sandbox-wasm-stdin", os.MFD_CLOEXEC)
+        try:
+            _write_all(fd, payload)
+            wasi.stdin_file = f"/proc/self/fd/{fd}"
+        finally:
+            os.close(fd)
+        return
+    handle = tempfile.NamedTemporaryFile(prefix="sandbox-wasm-", delete=False)  # noqa: SIM115
+    try:
+        handle.write(payload)
+        handle.close()
+        wasi.stdin_file = handle.name
+    finally:
+        os.unlink(handle.name)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
