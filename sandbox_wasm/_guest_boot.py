@@ -67,7 +67,7 @@ def _facts(source):
         elif kind is _ast.ImportFrom:
             base = "." * node.level + (node.module or "")
             for alias in node.names:
-                add("import", base + "." + alias.name if base else alias.name, node)
+                add("import", base + "." + alias.name if node.module else base + alias.name, node)
         elif kind is _ast.Call:
             if isinstance(node.func, _ast.Name):
                 call_targets.add(id(node.func))

@@ -1,0 +1,109 @@
+"""Runtime location, pinned-hash verification and the compile cache."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+import sandbox_wasm as sw
+from sandbox_wasm import _runtime
+from sandbox_wasm._runtime import PYTHON_WASM_NAME, PYTHON_WASM_SHA256, runtime_dir
+
+
+@pytest.fixture(scope="module")
+def pinned_runtime() -> Path:
+    path = runtime_dir() / PYTHON_WASM_NAME
+    assert path.is_file(), "run scripts/fetch_runtime.sh first"
+    return path
+
+
+def test_pinned_runtime_verifies(pinned_runtime: Path) -> None:
+    assert _runtime.file_sha256(pinned_runtime) == PYTHON_WASM_SHA256
+    assert _runtime.python_runtime_file(pinned_runtime.parent).sha256 == PYTHON_WASM_SHA256
+
+
+def test_missing_runtime_is_a_clear_error(tmp_path: Path) -> None:
+    box = sw.Sandbox(runtime_directory=tmp_path)
+    with pytest.raises(sw.RuntimeNotFoundError, match="fetch_runtime.sh"):
+        box.execute("print(1)")
+
+
+def test_tampered_runtime_is_refused(tmp_path: Path, pinned_runtime: Path) -> None:
+    tampered = tmp_path / PYTHON_WASM_NAME
+    shutil.copyfile(pinned_runtime, tampered)
+    with tampered.open("r+b") as handle:
+        handle.seek(1_000_000)
+        byte = handle.read(1)
+        handle.seek(1_000_000)
+        handle.write(bytes([byte[0] ^ 0xFF]))
+    box = sw.Sandbox(runtime_directory=tmp_path)
+    with pytest.raises(sw.RuntimeIntegrityError, match="SHA-256"):
+        box.execute("print(1)")
+
+
+def test_truncated_runtime_is_refused(tmp_path: Path, pinned_runtime: Path) -> None:
+    (tmp_path / PYTHON_WASM_NAME).write_bytes(pinned_runtime.read_bytes()[:1000])
+    with pytest.raises(sw.RuntimeIntegrityError):
+        sw.Sandbox(runtime_directory=tmp_path).warm_up()
+
+
+def test_runtime_dir_override(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("SANDBOX_WASM_RUNTIME_DIR", str(tmp_path))
+    assert runtime_dir() == tmp_path
+
+
+def test_compile_cache_written_atomically_and_reused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, pinned_runtime: Path
+) -> None:
+    monkeypatch.setenv("SANDBOX_WASM_CACHE_DIR", str(tmp_path))
+    host = _runtime.EngineHost()
+    try:
+        _, compiled = host.module(pinned_runtime, PYTHON_WASM_SHA256)
+        entries = list(tmp_path.iterdir())
+        assert compiled and len(entries) == 1 and entries[0].suffix == ".cwasm"
+        assert not any(p.name.endswith(".tmp") for p in tmp_path.iterdir())
+        other = _runtime.EngineHost()
+        try:
+            _, compiled_again = other.module(pinned_runtime, PYTHON_WASM_SHA256)
+            assert not compiled_again  # loaded from the on-disk cache
+        finally:
+            other.close()
+    finally:
+        host.close()
+
+
+def test_corrupt_cache_entry_is_replaced(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, pinned_runtime: Path
+) -> None:
+    monkeypatch.setenv("SANDBOX_WASM_CACHE_DIR", str(tmp_path))
+    host = _runtime.EngineHost()
+    try:
+        cache_file = host._cache_path(PYTHON_WASM_SHA256)
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        cache_file.write_bytes(b"not a module")
+        module, compiled = host.module(pinned_runtime, PYTHON_WASM_SHA256)
+        assert compiled and module is not None
+        assert cache_file.stat().st_size > 1_000_000
+    finally:
+        host.close()
+
+
+def test_cache_key_depends_on_flags_and_runtime(monkeypatch: pytest.MonkeyPatch) -> None:
+    plain = _runtime.EngineHost()
+    no_fuel = _runtime.EngineHost(_runtime.EngineFlags(consume_fuel=False))
+    try:
+        assert plain._cache_path("a" * 64) != no_fuel._cache_path("a" * 64)
+        assert plain._cache_path("a" * 64) != plain._cache_path("b" * 64)
+    finally:
+        plain.close()
+        no_fuel.close()
+
+
+def test_write_atomically_leaves_no_temp_on_failure(tmp_path: Path) -> None:
+    target = tmp_path / "sub" / "x.bin"
+    _runtime._write_atomically(target, b"data")
+    assert target.read_bytes() == b"data"
+    assert os.listdir(target.parent) == ["x.bin"]
