@@ -27,7 +27,7 @@ def test_pinned_runtime_verifies(pinned_runtime: Path) -> None:
 
 def test_missing_runtime_is_a_clear_error(tmp_path: Path) -> None:
     box = sw.Sandbox(runtime_directory=tmp_path)
-    with pytest.raises(sw.RuntimeNotFoundError, match="fetch_runtime.sh"):
+    with pytest.raises(sw.RuntimeNotFoundError, match=r"fetch_runtime\.sh"):
         box.execute("print(1)")
 
 
