@@ -33,7 +33,8 @@ def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="wasm-exec",
         description="Audit and run untrusted Python in a fresh WebAssembly sandbox.",
-        epilog="Subcommands: 'wasm-exec audit FILE' audits without running. "
+        epilog="Subcommands: 'wasm-exec audit FILE' audits without running; 'serve' (HTTP), "
+        "'mcp' (MCP server), 'doctor' (self-test), 'batch' (JSONL batches). "
         "Exit status: the code's own status (0 ok, 1 error/blocked/syntax, 124 timeout or "
         "fuel, 137 memory), 2 usage error, 70 internal or runtime error.",
     )
@@ -141,12 +142,37 @@ def _audit(argv: Sequence[str]) -> int:
     return 0 if report.syntax_valid and report.safety_verdict == "safe" else 1
 
 
+# Subcommands implemented in their own modules, imported only when used (the server
+# extras are optional). Each module exposes `main(argv) -> int`.
+_EXTERNAL_SUBCOMMANDS = {
+    "serve": "sandbox_wasm.server._http_cli",
+    "mcp": "sandbox_wasm.server._mcp_cli",
+    "doctor": "sandbox_wasm._doctor",
+    "batch": "sandbox_wasm._batch_cli",
+}
+
+
+def _external(name: str, argv: Sequence[str]) -> int:
+    import importlib
+
+    try:
+        module = importlib.import_module(_EXTERNAL_SUBCOMMANDS[name])
+    except ImportError as exc:
+        raise _UsageError(
+            f"'{name}' needs optional dependencies ({exc.name} missing): "
+            "pip install 'sandbox-wasm[server]'"
+        ) from None
+    return int(module.main(list(argv)))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `wasm-exec`; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         if argv and argv[0] == "audit":
             return _audit(argv[1:])
+        if argv and argv[0] in _EXTERNAL_SUBCOMMANDS:
+            return _external(argv[0], argv[1:])
         if argv and argv[0] == "run":
             argv = argv[1:]
         return _run(_build_parser().parse_args(argv))
