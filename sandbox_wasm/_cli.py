@@ -42,6 +42,10 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-c", dest="code", metavar="CODE", help="run CODE instead of a file")
     parser.add_argument("--json", action="store_true", help="print the whole result as JSON")
     parser.add_argument(
+        "--language", choices=("python", "javascript"),
+        help="language of the code (default: javascript for .js/.mjs files, else python)",
+    )
+    parser.add_argument(
         "--profile", choices=("fast_1s", "standard_5s", "extended_30s"), help="timeout profile"
     )
     parser.add_argument("--timeout-ms", type=int, help="wall-clock deadline (ms)")
@@ -115,8 +119,12 @@ def _run(args: argparse.Namespace) -> int:
     limits = _limits(args)
     source = _read_source(args, limits.max_source_bytes)
     policy = REPORT_ONLY_POLICY if args.report_only else STRICT_POLICY
+    language = args.language
+    if language is None:
+        is_js = args.script is not None and args.script.endswith((".js", ".mjs"))
+        language = "javascript" if is_js else "python"
     sandbox = Sandbox(policy=policy, limits=limits)
-    result = sandbox.execute(source)
+    result = sandbox.execute(source, language=language)
     _print_result(result, args.json)
     return result.exit_code
 

@@ -31,7 +31,15 @@ from ._models import (
     Status,
     TimeoutProfile,
 )
-from ._runtime import RuntimeFile, engine_host, python_runtime_file, runtime_dir, wasmtime_version
+from . import _javascript as javascript
+from ._runtime import (
+    RuntimeFile,
+    engine_host,
+    javascript_runtime_file,
+    python_runtime_file,
+    runtime_dir,
+    wasmtime_version,
+)
 from ._wasm import GuestOutcome, GuestProgram
 
 BOOT_SOURCE = resources.files(__package__).joinpath("_guest_boot.py").read_text("utf-8")
@@ -132,25 +140,35 @@ class Sandbox:
         self.policy = policy or STRICT_POLICY
         self.limits = limits or Limits()
         self._runtime_directory = Path(runtime_directory) if runtime_directory else None
-        self._program: GuestProgram | None = None
+        self._programs: dict[str, GuestProgram] = {}
         self._program_lock = threading.Lock()
         self._audit_cache: OrderedDict[str, dict[str, object]] = OrderedDict()
         self._audit_lock = threading.Lock()
 
     # -- runtime -----------------------------------------------------------------
-    def _python(self) -> GuestProgram:
-        program = self._program
+    def _program(self, language: Language) -> GuestProgram:
+        program = self._programs.get(language)
         if program is None:
             with self._program_lock:
-                if self._program is None:
-                    runtime = python_runtime_file(self._runtime_directory or runtime_dir())
-                    self._program = GuestProgram(engine_host(), runtime)
-                program = self._program
+                program = self._programs.get(language)
+                if program is None:
+                    directory = self._runtime_directory or runtime_dir()
+                    runtime = (
+                        javascript_runtime_file(directory)
+                        if language == "javascript"
+                        else python_runtime_file(directory)
+                    )
+                    program = GuestProgram(engine_host(), runtime)
+                    self._programs[language] = program
         return program
 
-    def warm_up(self) -> None:
-        """Load (and if needed compile) the runtime now instead of on the first call."""
-        self._python()
+    def _python(self) -> GuestProgram:
+        return self._program("python")
+
+    def warm_up(self, *languages: Language) -> None:
+        """Load (and if needed compile) runtimes now instead of on the first call."""
+        for language in languages or ("python",):
+            self._program(language)
 
     @property
     def runtime_info(self) -> RuntimeInfo:
@@ -209,11 +227,18 @@ class Sandbox:
         return {"syntax_error": {"message": message, "line": 0, "col": 0}}, False
 
     # -- execution ---------------------------------------------------------------
-    def _run(self, payload: bytes, limits: Limits) -> GuestOutcome:
-        program = self._python()
+    def _run(
+        self,
+        payload: bytes,
+        limits: Limits,
+        *,
+        language: Language = "python",
+        argv: list[str] | None = None,
+    ) -> GuestOutcome:
+        program = self._program(language)
         return program.run(
             payload,
-            argv=PLAIN_ARGV,
+            argv=PLAIN_ARGV if argv is None else argv,
             timeout_ms=limits.timeout_ms,
             memory_bytes=limits.memory_mb * MIB,
             fuel=limits.effective_fuel,
@@ -238,16 +263,20 @@ class Sandbox:
         RuntimeNotFoundError / RuntimeIntegrityError when the runtime is unusable; anything
         the guest does is reported in the result instead.
         """
-        if language != "python":
-            raise InvalidRequestError(f"unsupported language {language!r} (expected 'python')")
+        if language not in ("python", "javascript"):
+            raise InvalidRequestError(
+                f"unsupported language {language!r} (expected 'python' or 'javascript')"
+            )
         effective = resolve_limits(
             limits if limits is not None else self.limits,
             profile=profile, timeout_ms=timeout_ms, memory_mb=memory_mb,
         )
         source = coerce_source(code, effective.max_source_bytes)
         policy = policy or self.policy
-        program = self._python()
+        program = self._program(language)
         result = _ResultBuilder(language, effective, program.runtime)
+        if language == "javascript":
+            return self._execute_javascript(source, effective, result)
 
         audit_start = time.perf_counter()
         try:
@@ -275,6 +304,34 @@ class Sandbox:
             return result.finish("blocked", error=error)
 
         outcome = self._run(b"run\n" + source.encode("utf-8"), effective)
+        return result.from_outcome(outcome)
+
+    def _execute_javascript(
+        self, source: str, limits: Limits, result: _ResultBuilder
+    ) -> ExecutionResult:
+        result.audit = AuditSummary(safety_verdict="safe", policy="none")
+        check_start = time.perf_counter()
+        check = self._run(
+            source.encode("utf-8"), AUDIT_LIMITS, language="javascript",
+            argv=javascript.CHECK_ARGV,
+        )
+        result.metrics.audit_time_ms = _now_ms(check_start)
+        if check.host_error is not None:
+            return result.finish(
+                "internal_error", error=ErrorInfo(type="InternalError", message=check.host_error)
+            )
+        try:
+            syntax_error = javascript.syntax_error_from_check(check.stdout)
+        except ValueError:
+            syntax_error = "source too complex to parse"
+        if syntax_error is not None:
+            result.syntax_valid = False
+            return result.finish(
+                "syntax_error", error=ErrorInfo(type="SyntaxError", message=syntax_error)
+            )
+        outcome = self._run(
+            b"", limits, language="javascript", argv=javascript.run_argv(source)
+        )
         return result.from_outcome(outcome)
 
     async def execute_async(self, code: str | bytes, **options: object) -> ExecutionResult:
@@ -342,6 +399,8 @@ class _ResultBuilder:
         metrics.stdout_bytes = outcome.stdout_bytes
         metrics.stderr_bytes = outcome.stderr_bytes
         status, exit_code, error = classify(outcome, self.limits)
+        if status == "failed" and self.language == "javascript" and exit_code is not None:
+            error = javascript.error_from_stderr(outcome.stderr, exit_code)
         return self.finish(status, exit_code=exit_code, error=error, outcome=outcome)
 
 

@@ -29,6 +29,9 @@ PYTHON_WASM_NAME = "python.wasm"
 PYTHON_WASM_SHA256 = "e5dc5a398b07b54ea8fdb503bf68fb583d533f10ec3f930963e02b9505f7a763"
 PYTHON_WASM_SIZE = 26_267_204
 PYTHON_VERSION = "3.12.0"
+QUICKJS_WASM_NAME = "quickjs.wasm"
+QUICKJS_WASM_SHA256 = "f9742952f9989b1558c4a79bedfb351d6ca33ff22a41e886517cae5196e6d783"
+QUICKJS_VERSION = "0.11.0"
 MANIFEST_NAME = "manifest.json"
 
 #: How often the epoch advances; deadlines are whole ticks, so this is their resolution.
@@ -256,3 +259,11 @@ def python_runtime_file(directory: Path | None = None) -> RuntimeFile:
     path = directory / PYTHON_WASM_NAME
     verify_runtime_file(path, PYTHON_WASM_SHA256)
     return RuntimeFile(path, PYTHON_WASM_SHA256, "plain", "cpython-wasi", PYTHON_VERSION)
+
+
+def javascript_runtime_file(directory: Path | None = None) -> RuntimeFile:
+    """The pinned QuickJS-ng WASI runtime, verified."""
+    directory = directory or runtime_dir()
+    path = directory / QUICKJS_WASM_NAME
+    verify_runtime_file(path, QUICKJS_WASM_SHA256)
+    return RuntimeFile(path, QUICKJS_WASM_SHA256, "plain", "quickjs-ng-wasi", QUICKJS_VERSION)

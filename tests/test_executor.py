@@ -117,8 +117,7 @@ def test_memory_cap_is_enforced(sandbox: sw.Sandbox) -> None:
 def test_internal_error_when_engine_released() -> None:
     box = sw.Sandbox()
     box.warm_up()
-    assert box._program is not None
-    box._program.release()
+    box._program("python").release()
     result = box.execute("print(1)")
     assert (result.status, result.exit_code) == ("internal_error", 70)
     assert result.error is not None and result.error.type == "InternalError"
