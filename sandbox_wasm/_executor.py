@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from . import _javascript as javascript
 from ._audit import STRICT_POLICY, AuditPolicy, build_report
 from ._errors import InvalidRequestError, SandboxError, SourceTooLargeError
 from ._models import (
@@ -31,7 +32,6 @@ from ._models import (
     Status,
     TimeoutProfile,
 )
-from . import _javascript as javascript
 from ._runtime import (
     RuntimeFile,
     engine_host,
