@@ -43,7 +43,10 @@ from ._runtime import (
 from ._wasm import GuestOutcome, GuestProgram
 
 BOOT_SOURCE = resources.files(__package__).joinpath("_guest_boot.py").read_text("utf-8")
+# A plain runtime starts the interpreter and runs the bootstrap on every execution; a
+# snapshot was started (with the same bootstrap) at build time and only needs stdin.
 PLAIN_ARGV = ["python", "-I", "-S", "-u", "-c", BOOT_SOURCE]
+SNAPSHOT_ARGV = ["python"]
 
 # The audit parses hostile source; it gets its own fixed budget so that a parser-stressing
 # input is cut off like any other guest, whatever limits the caller chose for the run.
@@ -128,7 +131,10 @@ def _describe_validation_error(exc: ValidationError) -> str:
 
 class Sandbox:
     """Runs audited code in fresh WebAssembly instances. Thread-safe and reusable: the
-    Engine and compiled runtime are shared, every execution gets a new Store."""
+    Engine and compiled runtime are shared, every execution gets a new Store.
+
+    `python_runtime` picks the Python runtime variant: "snapshot", "bigstack", "plain" or
+    "auto" (default, also settable with $SANDBOX_WASM_PYTHON_RUNTIME)."""
 
     def __init__(
         self,
@@ -136,10 +142,12 @@ class Sandbox:
         policy: AuditPolicy | None = None,
         limits: Limits | None = None,
         runtime_directory: Path | str | None = None,
+        python_runtime: str | None = None,
     ) -> None:
         self.policy = policy or STRICT_POLICY
         self.limits = limits or Limits()
         self._runtime_directory = Path(runtime_directory) if runtime_directory else None
+        self._python_variant = python_runtime
         self._programs: dict[str, GuestProgram] = {}
         self._program_lock = threading.Lock()
         self._audit_cache: OrderedDict[str, dict[str, object]] = OrderedDict()
@@ -156,7 +164,7 @@ class Sandbox:
                     runtime = (
                         javascript_runtime_file(directory)
                         if language == "javascript"
-                        else python_runtime_file(directory)
+                        else python_runtime_file(directory, self._python_variant)
                     )
                     program = GuestProgram(engine_host(), runtime)
                     self._programs[language] = program
@@ -236,9 +244,11 @@ class Sandbox:
         argv: list[str] | None = None,
     ) -> GuestOutcome:
         program = self._program(language)
+        if argv is None:
+            argv = SNAPSHOT_ARGV if program.runtime.kind == "snapshot" else PLAIN_ARGV
         return program.run(
             payload,
-            argv=PLAIN_ARGV if argv is None else argv,
+            argv=argv,
             timeout_ms=limits.timeout_ms,
             memory_bytes=limits.memory_mb * MIB,
             fuel=limits.effective_fuel,
@@ -355,6 +365,7 @@ class _ResultBuilder:
         self.language = language
         self.limits = EffectiveLimits.of(limits)
         self.runtime = _runtime_info(runtime)
+        self.stack_bytes = runtime.stack_bytes
         self.metrics = Metrics()
         self.audit = AuditSummary(safety_verdict="safe", policy="none")
         self.syntax_valid = True
@@ -398,16 +409,19 @@ class _ResultBuilder:
         metrics.peak_memory_bytes = outcome.peak_memory_bytes
         metrics.stdout_bytes = outcome.stdout_bytes
         metrics.stderr_bytes = outcome.stderr_bytes
-        status, exit_code, error = classify(outcome, self.limits)
+        status, exit_code, error = classify(outcome, self.limits, self.stack_bytes)
         if status == "failed" and self.language == "javascript" and exit_code is not None:
             error = javascript.error_from_stderr(outcome.stderr, exit_code)
         return self.finish(status, exit_code=exit_code, error=error, outcome=outcome)
 
 
 def classify(
-    outcome: GuestOutcome, limits: EffectiveLimits
+    outcome: GuestOutcome, limits: EffectiveLimits, stack_bytes: int = 0
 ) -> tuple[Status, int | None, ErrorInfo | None]:
-    """Translate a guest outcome into (status, exit code, error)."""
+    """Translate a guest outcome into (status, exit code, error).
+
+    `stack_bytes` is the C stack region the runtime grows at entry: a guest that dies with
+    less than that (plus a little heap) left under its cap died of the cap."""
     if outcome.host_error is not None:
         return "internal_error", None, ErrorInfo(type="InternalError", message=outcome.host_error)
     if outcome.trap == "deadline":
@@ -418,18 +432,22 @@ def classify(
         return "fuel_exhausted", None, ErrorInfo(
             type="FuelExhausted", message=f"execution used its whole budget of {limits.fuel} fuel"
         )
-    near_cap = outcome.peak_memory_bytes + 2 * MIB >= limits.memory_mb * MIB
-    if outcome.trap == "memory_out_of_bounds":
+    near_cap = outcome.peak_memory_bytes + stack_bytes + 2 * MIB >= limits.memory_mb * MIB
+    if outcome.trap in ("memory_out_of_bounds", "stack_overflow"):
         return "failed", 1, ErrorInfo(
             type="RecursionError",
             message="C stack exhausted (recursion through C code went too deep)",
         )
     if outcome.trap == "crash":
         if near_cap:
-            return "memory_exceeded", None, ErrorInfo(
-                type="MemoryLimitExceeded",
-                message=f"the guest ran out of its {limits.memory_mb} MiB memory cap",
-            )
+            message = f"the guest ran out of its {limits.memory_mb} MiB memory cap"
+            if outcome.peak_memory_bytes + stack_bytes > limits.memory_mb * MIB:
+                needed = -(-(outcome.peak_memory_bytes + stack_bytes) // MIB) + 2
+                message = (
+                    f"the {limits.memory_mb} MiB memory cap is below what this runtime needs "
+                    f"to start (about {needed} MiB)"
+                )
+            return "memory_exceeded", None, ErrorInfo(type="MemoryLimitExceeded", message=message)
         return "failed", 1, ErrorInfo(
             type="GuestCrash", message=f"the interpreter stopped abnormally ({outcome.trap_detail})"
         )

@@ -131,6 +131,7 @@ def _r(_read=os.read, _exit=os._exit, _atexit=atexit, _builtins=builtins, _sys=s
 
         _write(1, _dumps(_facts(source), separators=(",", ":")).encode())
         _exit(0)
+    _sys.argv[:] = ["-c"]  # as on the plain path, whether or not this is a snapshot
     random_module = _sys.modules.get("random")
     if random_module is not None:
         random_module.seed()  # never reuse a seed baked into a snapshot

@@ -13,6 +13,7 @@ import json
 import os
 import tempfile
 import threading
+import warnings
 import weakref
 from dataclasses import dataclass
 from importlib import metadata
@@ -242,6 +243,12 @@ class RuntimeFile:
     kind: RuntimeKind
     name: str
     version: str
+    #: Size of the C stack region the entry point grows before anything else (0: stock).
+    stack_bytes: int = 0
+
+
+PYTHON_VARIANTS = ("snapshot", "bigstack", "plain")
+BOOT_FILE = Path(__file__).resolve().parent / "_guest_boot.py"
 
 
 def read_manifest(directory: Path) -> dict[str, object]:
@@ -253,12 +260,75 @@ def read_manifest(directory: Path) -> dict[str, object]:
     return data if isinstance(data, dict) else {}
 
 
-def python_runtime_file(directory: Path | None = None) -> RuntimeFile:
-    """The pinned plain CPython-WASI runtime, verified."""
+def _derived_runtime(directory: Path, variant: str) -> RuntimeFile:
+    """A derived Python runtime (bigstack or snapshot) recorded in the build manifest.
+
+    The build is deterministic and checks its input against the pinned hash; here the file
+    is checked against the manifest, and the manifest against the pinned input and the
+    bootstrap this library would run (a snapshot bakes the bootstrap in)."""
+    manifest = read_manifest(directory)
+    artifacts = manifest.get("artifacts")
+    entry = artifacts.get(variant) if isinstance(artifacts, dict) else None
+    if not isinstance(entry, dict):
+        raise RuntimeNotFoundError(
+            f"no {variant} runtime in {directory / MANIFEST_NAME}: {_FETCH_HINT} "
+            "with the build extra installed (pip install -e '.[build]')"
+        )
+    if manifest.get("input_sha256") != PYTHON_WASM_SHA256:
+        raise RuntimeIntegrityError(
+            f"{directory / MANIFEST_NAME} was built from another input; {_FETCH_HINT}"
+        )
+    if variant == "snapshot":
+        boot_sha256 = hashlib.sha256(BOOT_FILE.read_bytes()).hexdigest()
+        if manifest.get("guest_boot_sha256") != boot_sha256:
+            raise RuntimeIntegrityError(
+                "the snapshot was built from another version of the guest bootstrap; "
+                f"{_FETCH_HINT} to rebuild it"
+            )
+    path = directory / str(entry.get("file", ""))
+    sha256 = str(entry.get("sha256", ""))
+    verify_runtime_file(path, sha256)
+    stack_bytes = int(manifest.get("stack_bytes", 0) or 0)  # type: ignore[call-overload]
+    kind: RuntimeKind = "snapshot" if variant == "snapshot" else "plain"
+    return RuntimeFile(
+        path, sha256, kind, f"cpython-wasi-{variant}", PYTHON_VERSION, stack_bytes=stack_bytes
+    )
+
+
+_warned: set[str] = set()
+
+
+def python_runtime_file(directory: Path | None = None, variant: str | None = None) -> RuntimeFile:
+    """The Python runtime to use, verified.
+
+    `variant` (or $SANDBOX_WASM_PYTHON_RUNTIME): "snapshot" (pre-initialised, fastest),
+    "bigstack" (plain start-up with an 8 MiB C stack), "plain" (the pinned file as is), or
+    "auto" (default: the first of those that is present and valid). The pinned plain file
+    is always verified first: every derived runtime is built from it."""
     directory = directory or runtime_dir()
     path = directory / PYTHON_WASM_NAME
     verify_runtime_file(path, PYTHON_WASM_SHA256)
-    return RuntimeFile(path, PYTHON_WASM_SHA256, "plain", "cpython-wasi", PYTHON_VERSION)
+    plain = RuntimeFile(path, PYTHON_WASM_SHA256, "plain", "cpython-wasi", PYTHON_VERSION)
+    choice = variant or os.environ.get("SANDBOX_WASM_PYTHON_RUNTIME") or "auto"
+    if choice == "plain":
+        return plain
+    if choice in ("snapshot", "bigstack"):
+        return _derived_runtime(directory, choice)
+    if choice != "auto":
+        raise RuntimeNotFoundError(
+            f"unknown Python runtime variant {choice!r} "
+            f"(expected auto, {', '.join(PYTHON_VARIANTS)})"
+        )
+    for candidate in ("snapshot", "bigstack"):
+        try:
+            return _derived_runtime(directory, candidate)
+        except (RuntimeNotFoundError, RuntimeIntegrityError) as exc:
+            key = f"{directory}:{candidate}"
+            if key not in _warned and (directory / MANIFEST_NAME).exists():
+                _warned.add(key)
+                warnings.warn(f"skipping the {candidate} runtime: {exc}", RuntimeWarning,
+                              stacklevel=2)
+    return plain
 
 
 def javascript_runtime_file(directory: Path | None = None) -> RuntimeFile:

@@ -30,7 +30,7 @@ EVENTTYPE_CLOCK = 0
 WASM_PAGE = 65_536
 ERROR_MARK = b"\x00sandbox-wasm-error:"
 
-TrapKind = Literal["deadline", "fuel", "memory_out_of_bounds", "crash"]
+TrapKind = Literal["deadline", "fuel", "memory_out_of_bounds", "stack_overflow", "crash"]
 
 
 class _CappedOutput:
@@ -298,7 +298,9 @@ def _classify_trap(outcome: GuestOutcome, trap: wasmtime.Trap) -> None:
     elif code == wasmtime.TrapCode.OUT_OF_FUEL:
         outcome.trap = "fuel"
     elif code == wasmtime.TrapCode.MEMORY_OUT_OF_BOUNDS:
-        outcome.trap = "memory_out_of_bounds"
+        outcome.trap = "memory_out_of_bounds"  # the stock 512 KiB C stack overflowed
+    elif code == wasmtime.TrapCode.STACK_OVERFLOW:
+        outcome.trap = "stack_overflow"  # wasm call stack (deeply nested C iterators)
     else:
         outcome.trap = "crash"
         outcome.trap_detail = code.name if code is not None else "unknown trap"

@@ -1,4 +1,10 @@
-"""Shared fixtures: real sandboxes on the real pinned runtime (nothing is mocked)."""
+"""Shared fixtures: real sandboxes on the real pinned runtimes (nothing is mocked).
+
+The `sandbox` and `open_sandbox` fixtures are parametrised over both Python runtime paths
+that scripts/fetch_runtime.sh builds: the pre-initialised snapshot (the default) and the
+plain start-up path with the relocated C stack (the fallback), so every test using them
+runs on both.
+"""
 
 from __future__ import annotations
 
@@ -6,18 +12,25 @@ import pytest
 
 import sandbox_wasm as sw
 
+PYTHON_RUNTIMES = ["snapshot", "bigstack"]
+
+
+@pytest.fixture(scope="session", params=PYTHON_RUNTIMES)
+def python_runtime(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
 
 @pytest.fixture(scope="session")
-def sandbox() -> sw.Sandbox:
+def sandbox(python_runtime: str) -> sw.Sandbox:
     """The default sandbox: strict policy, default limits."""
-    box = sw.Sandbox()
+    box = sw.Sandbox(python_runtime=python_runtime)
     box.warm_up()
     return box
 
 
 @pytest.fixture(scope="session")
-def open_sandbox() -> sw.Sandbox:
+def open_sandbox(python_runtime: str) -> sw.Sandbox:
     """The audit in report-only mode, so that the WebAssembly boundary alone is tested."""
-    box = sw.Sandbox(policy=sw.REPORT_ONLY_POLICY)
+    box = sw.Sandbox(policy=sw.REPORT_ONLY_POLICY, python_runtime=python_runtime)
     box.warm_up()
     return box

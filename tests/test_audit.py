@@ -139,8 +139,8 @@ def test_import_prefix_rule(module: str, flagged: bool) -> None:
         pytest.param("-" * 200_000 + "1", id="deep-unary"),
     ],
 )
-def test_syntax_errors_and_parser_stress(sandbox: sw.Sandbox, code: str) -> None:
-    box = sw.Sandbox(limits=sw.Limits(max_source_bytes=1 << 20))
+def test_syntax_errors_and_parser_stress(python_runtime: str, code: str) -> None:
+    box = sw.Sandbox(limits=sw.Limits(max_source_bytes=1 << 20), python_runtime=python_runtime)
     report = box.audit(code)
     assert not report.syntax_valid
     assert report.syntax_error

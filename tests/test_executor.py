@@ -114,8 +114,8 @@ def test_memory_cap_is_enforced(sandbox: sw.Sandbox) -> None:
     assert result.metrics.peak_memory_bytes <= 48 * 1024 * 1024
 
 
-def test_internal_error_when_engine_released() -> None:
-    box = sw.Sandbox()
+def test_internal_error_when_engine_released(python_runtime: str) -> None:
+    box = sw.Sandbox(python_runtime=python_runtime)
     box.warm_up()
     box._program("python").release()
     result = box.execute("print(1)")
@@ -172,7 +172,7 @@ def test_result_json_from_guest(sandbox: sw.Sandbox) -> None:
     assert sw.ExecutionResult.model_validate_json(result.model_dump_json()) == result
 
 
-def test_python_312_syntax_runs(sandbox: sw.Sandbox) -> None:
+def test_python_312_syntax_runs(sandbox: sw.Sandbox, open_sandbox: sw.Sandbox) -> None:
     code = (
         "type Pair = tuple[int, int]\n"
         "def first[T](items: list[T]) -> T:\n"
@@ -182,7 +182,7 @@ def test_python_312_syntax_runs(sandbox: sw.Sandbox) -> None:
     )
     report = sandbox.audit(code)
     assert report.syntax_valid, report.syntax_error
-    result = sw.Sandbox(policy=sw.REPORT_ONLY_POLICY).execute(code)
+    result = open_sandbox.execute(code)
     assert (result.status, result.stdout) == ("succeeded", "a-b 7 tuple[int, int]\n")
 
 

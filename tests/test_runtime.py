@@ -22,7 +22,8 @@ def pinned_runtime() -> Path:
 
 def test_pinned_runtime_verifies(pinned_runtime: Path) -> None:
     assert _runtime.file_sha256(pinned_runtime) == PYTHON_WASM_SHA256
-    assert _runtime.python_runtime_file(pinned_runtime.parent).sha256 == PYTHON_WASM_SHA256
+    plain = _runtime.python_runtime_file(pinned_runtime.parent, "plain")
+    assert plain.sha256 == PYTHON_WASM_SHA256
 
 
 def test_missing_runtime_is_a_clear_error(tmp_path: Path) -> None:
@@ -107,3 +108,56 @@ def test_write_atomically_leaves_no_temp_on_failure(tmp_path: Path) -> None:
     _runtime._write_atomically(target, b"data")
     assert target.read_bytes() == b"data"
     assert os.listdir(target.parent) == ["x.bin"]
+
+
+def test_auto_prefers_the_snapshot() -> None:
+    assert _runtime.python_runtime_file(variant="auto").name == "cpython-wasi-snapshot"
+    assert _runtime.python_runtime_file(variant="bigstack").stack_bytes == 8 * 1024 * 1024
+
+
+def _copy_runtime_dir(tmp_path: Path) -> Path:
+    for entry in runtime_dir().iterdir():
+        (tmp_path / entry.name).symlink_to(entry)
+    (tmp_path / "manifest.json").unlink()
+    shutil.copyfile(runtime_dir() / "manifest.json", tmp_path / "manifest.json")
+    return tmp_path
+
+
+def test_tampered_snapshot_is_refused(tmp_path: Path) -> None:
+    directory = _copy_runtime_dir(tmp_path)
+    snapshot = directory / "python-snapshot.wasm"
+    snapshot.unlink()
+    data = bytearray((runtime_dir() / "python-snapshot.wasm").read_bytes())
+    data[-100] ^= 0x01
+    snapshot.write_bytes(bytes(data))
+    with pytest.raises(sw.RuntimeIntegrityError):
+        _runtime.python_runtime_file(directory, "snapshot")
+    with pytest.warns(RuntimeWarning, match="skipping the snapshot"):
+        fallback = _runtime.python_runtime_file(directory, "auto")
+    assert fallback.name == "cpython-wasi-bigstack"
+
+
+def test_stale_snapshot_is_refused(tmp_path: Path) -> None:
+    import json
+
+    directory = _copy_runtime_dir(tmp_path)
+    manifest = json.loads((directory / "manifest.json").read_text())
+    manifest["guest_boot_sha256"] = "0" * 64
+    (directory / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(sw.RuntimeIntegrityError, match="bootstrap"):
+        _runtime.python_runtime_file(directory, "snapshot")
+
+
+def test_missing_derived_runtime_is_a_clear_error(tmp_path: Path, pinned_runtime: Path) -> None:
+    (tmp_path / PYTHON_WASM_NAME).symlink_to(pinned_runtime)
+    with pytest.raises(sw.RuntimeNotFoundError, match="build"):
+        _runtime.python_runtime_file(tmp_path, "snapshot")
+    assert _runtime.python_runtime_file(tmp_path, "auto").name == "cpython-wasi"
+
+
+def test_memory_cap_below_runtime_minimum(python_runtime: str) -> None:
+    result = sw.Sandbox(python_runtime=python_runtime).execute("print(1)", memory_mb=16)
+    assert (result.status, result.exit_code) == ("memory_exceeded", 137)
+    assert result.error is not None and "needs" in result.error.message
+    ok = sw.Sandbox(python_runtime=python_runtime).execute("print(1)", memory_mb=24)
+    assert ok.status == "succeeded"
