@@ -3,21 +3,20 @@
 The source is parsed inside the sandbox by the guest's CPython 3.12 (so `type X = int`,
 `def f[T]()` and PEP 701 f-strings are judged by the grammar that will run them, whatever the
 host's Python), and the guest reports imports, calls, attributes, names and dunder strings.
-This module turns those facts into findings and a verdict. The audit explains refusals early;
-the WebAssembly boundary and the limits are the guarantee.
+This module turns those facts into findings and a verdict, with the very function the guest
+uses to decide whether to run the code (`_guest_boot.judge_fact`). The audit explains
+refusals early; the WebAssembly boundary and the limits are the guarantee.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from ._models import AuditReport, Finding, FindingKind, SafetyVerdict
-
-_DUNDER = re.compile(r"__[A-Za-z0-9_]+__")
+from ._guest_boot import judge_fact, tables_from_json
+from ._models import AuditReport, Finding, SafetyVerdict
 
 
 class AuditPolicy(BaseModel):
@@ -79,66 +78,43 @@ STRICT_POLICY = AuditPolicy()
 REPORT_ONLY_POLICY = STRICT_POLICY.with_mode("report").model_copy(update={"name": "report-only"})
 
 
+def policy_tables(policy: AuditPolicy) -> dict[str, object]:
+    """The policy as the JSON tables that `judge_fact` (host and guest) works on."""
+    return {
+        "blocked_modules": sorted(policy.blocked_modules),
+        "allowed_modules": (
+            None if policy.allowed_modules is None else sorted(policy.allowed_modules)
+        ),
+        "blocked_calls": sorted(policy.blocked_calls),
+        "blocked_attributes": sorted(policy.blocked_attributes),
+        "blocked_names": sorted(policy.blocked_names),
+        "dunder_strings": policy.flag_dunder_strings,
+        "enforce": policy.mode == "enforce",
+    }
+
+
 def judge_import(policy: AuditPolicy, module: str) -> str | None:
     """Why importing `module` is flagged, or None. The longest matching prefix decides, so
     an allowed `urllib.parse` wins over a blocked `urllib`."""
-    if module.startswith("."):
-        return "relative import (there is no package to import from)"
-    parts = module.split(".")
-    prefixes = [".".join(parts[:i]) for i in range(len(parts), 0, -1)]
-    for prefix in prefixes:
-        if prefix in policy.blocked_modules:
-            return f"import of blocked module '{prefix}'"
-        if policy.allowed_modules is not None and prefix in policy.allowed_modules:
-            return None
-    if policy.allowed_modules is None:
-        return None
-    return f"import of '{parts[0]}', which is not in the allowlist"
-
-
-def _call_reason(policy: AuditPolicy, dotted: str) -> str | None:
-    parts = dotted.split(".")
-    last = parts[-1]
-    if len(parts) == 1 and last in policy.blocked_calls:
-        return f"call to blocked function '{last}'"
-    if len(parts) > 1 and parts[0] in ("builtins", "__builtins__") and last in policy.blocked_calls:
-        return f"call to blocked function '{last}'"
-    if len(parts) > 1 and judge_import(policy, parts[0]) and parts[0] in policy.blocked_modules:
-        return f"call into blocked module '{parts[0]}'"
-    return None
+    tables = tables_from_json(policy_tables(policy))
+    findings = judge_fact(tables, "import", module)
+    return findings[0][2] if findings else None
 
 
 def findings_from_facts(
     policy: AuditPolicy, facts: Iterable[Sequence[object]]
 ) -> list[Finding]:
-    """Apply `policy` to the guest's facts: (kind, name, line, col) tuples."""
+    """Apply `policy` to the guest's facts: (kind, name, line, col) tuples, with the same
+    `judge_fact` the guest used to decide whether to run the code."""
+    tables = tables_from_json(policy_tables(policy))
     found: list[Finding] = []
-
-    def flag(name: str, kind: FindingKind, line: int, col: int, reason: str) -> None:
-        found.append(Finding(name=name, kind=kind, line=line, col=col, reason=reason))
-
     for fact in facts:
-        kind, name, line, col = str(fact[0]), str(fact[1]), int(fact[2]), int(fact[3])  # type: ignore[call-overload]
-        if kind == "import":
-            reason = judge_import(policy, name)
-            if reason:
-                flag(name, "import", line, col, reason)
-        elif kind == "call":
-            reason = _call_reason(policy, name)
-            if reason:
-                flag(name, "call", line, col, reason)
-        elif kind == "attribute":
-            if name in policy.blocked_attributes:
-                flag(name, "attribute", line, col, f"access to escape-prone attribute '{name}'")
-        elif kind == "name":
-            if name in policy.blocked_names:
-                flag(name, "name", line, col, f"use of blocked name '{name}'")
-            elif name in policy.blocked_calls:
-                flag(name, "name", line, col, f"reference to blocked function '{name}'")
-        elif kind == "string" and policy.flag_dunder_strings:
-            for dunder in sorted(set(_DUNDER.findall(name)) & policy.blocked_attributes):
-                flag(dunder, "attribute", line, col,
-                     f"string names escape-prone attribute '{dunder}' (format-string walk)")
+        kind, name = str(fact[0]), str(fact[1])
+        line, col = int(fact[2]), int(fact[3])  # type: ignore[call-overload]
+        for flagged_kind, flagged_name, reason in judge_fact(tables, kind, name):
+            found.append(
+                Finding(name=flagged_name, kind=flagged_kind, line=line, col=col, reason=reason)
+            )
     found.sort(key=lambda f: (f.line, f.col))
     return found
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from . import _javascript as javascript
-from ._audit import STRICT_POLICY, AuditPolicy, build_report
+from ._audit import STRICT_POLICY, AuditPolicy, build_report, policy_tables
 from ._errors import InvalidRequestError, SandboxError, SourceTooLargeError
 from ._models import (
     MIB,
@@ -242,6 +242,7 @@ class Sandbox:
         *,
         language: Language = "python",
         argv: list[str] | None = None,
+        preamble: bool = False,
     ) -> GuestOutcome:
         program = self._program(language)
         if argv is None:
@@ -254,6 +255,7 @@ class Sandbox:
             fuel=limits.effective_fuel,
             stdout_cap=limits.max_stdout_bytes,
             stderr_cap=limits.max_stderr_bytes,
+            preamble=preamble,
         )
 
     def execute(
@@ -288,13 +290,24 @@ class Sandbox:
         if language == "javascript":
             return self._execute_javascript(source, effective, result)
 
-        audit_start = time.perf_counter()
-        try:
-            report = self._audit(source, policy)
-        except _HostFailure as failure:
-            error = ErrorInfo(type="InternalError", message=str(failure))
-            return result.finish("internal_error", error=error)
-        result.metrics.audit_time_ms = _now_ms(audit_start)
+        # One fresh instance audits and then runs: the guest parses the source, writes its
+        # findings as a preamble before any user code runs, and runs the code only if the
+        # policy (judged by the same function as here) allows it.
+        header = json.dumps(policy_tables(policy), separators=(",", ":")).encode()
+        payload = b"exec\n" + header + b"\n" + source.encode("utf-8")
+        outcome = self._run(payload, effective, preamble=True)
+        return self._finish_python(result, outcome, policy)
+
+    def _finish_python(
+        self, result: _ResultBuilder, outcome: GuestOutcome, policy: AuditPolicy
+    ) -> ExecutionResult:
+        answer = _parse_preamble(outcome)
+        if answer is None:
+            return _without_audit_answer(result, outcome)
+        audit_ms = answer.get("audit_ms")
+        if isinstance(audit_ms, (int, float)):
+            result.metrics.audit_time_ms = round(float(audit_ms), 3)
+        report = build_report(policy, answer)
         result.audit = AuditSummary(
             safety_verdict=report.safety_verdict,
             flagged_calls=report.flagged_calls,
@@ -304,7 +317,12 @@ class Sandbox:
         if not report.syntax_valid:
             error = ErrorInfo(type="SyntaxError", message=report.syntax_error or "invalid syntax")
             return result.finish("syntax_error", error=error)
-        if report.safety_verdict == "blocked":
+        ran = answer.get("ran") is True
+        if ran == (report.safety_verdict == "blocked"):
+            # Host and guest disagree about the same facts: trust neither; show nothing.
+            error = ErrorInfo(type="InternalError", message="audit decision mismatch")
+            return result.finish("internal_error", error=error)
+        if not ran:
             first = report.flagged_calls[0]
             more = len(report.flagged_calls) - 1
             message = f"blocked by policy '{policy.name}': {first.reason} (line {first.line})"
@@ -312,8 +330,7 @@ class Sandbox:
                 message += f" and {more} more finding{'s' if more > 1 else ''}"
             error = ErrorInfo(type="SecurityViolation", message=message)
             return result.finish("blocked", error=error)
-
-        outcome = self._run(b"run\n" + source.encode("utf-8"), effective)
+        outcome.elapsed_ms = max(0.0, outcome.elapsed_ms - result.metrics.audit_time_ms)
         return result.from_outcome(outcome)
 
     def _execute_javascript(
@@ -348,6 +365,32 @@ class Sandbox:
         """`execute()` in a worker thread, so the event loop keeps running meanwhile (wasm
         calls release the GIL)."""
         return await asyncio.to_thread(self.execute, code, **options)  # type: ignore[arg-type]
+
+
+def _parse_preamble(outcome: GuestOutcome) -> dict[str, object] | None:
+    if outcome.preamble is None or outcome.preamble_too_large:
+        return None
+    try:
+        answer = json.loads(outcome.preamble)
+    except ValueError:
+        return None
+    return answer if isinstance(answer, dict) else None
+
+
+def _without_audit_answer(result: _ResultBuilder, outcome: GuestOutcome) -> ExecutionResult:
+    """The guest ended before its audit answer: the deadline, fuel or memory ran out while
+    parsing, the parser exhausted the C stack, or the answer was unusable. No user code ran."""
+    status, _, error = classify(outcome, result.limits, result.stack_bytes)
+    if status in ("timeout", "fuel_exhausted", "memory_exceeded", "internal_error"):
+        return result.finish(status, error=error)
+    if outcome.trap in ("memory_out_of_bounds", "stack_overflow"):
+        result.syntax_valid = False
+        error = ErrorInfo(type="SyntaxError", message="source too complex to parse")
+        return result.finish("syntax_error", error=error)
+    message = "the audit answer was too large" if outcome.preamble_too_large else (
+        "the guest ended without an audit answer"
+    )
+    return result.finish("internal_error", error=ErrorInfo(type="InternalError", message=message))
 
 
 def _runtime_info(runtime: RuntimeFile) -> RuntimeInfo:

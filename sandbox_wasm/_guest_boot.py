@@ -1,17 +1,22 @@
-# This file runs INSIDE the sandbox (CPython 3.12 for WASI); the host never imports it.
-# The host passes it to the guest interpreter as `python -I -S -u -c <this file>`.
-# Everything above the final `_r()` line is start-up work (a pre-initialised runtime runs
-# it once at build time); `_r()` serves one request read from stdin:
-#   b"run\n"   + source -> execute the source as __main__
-#   b"audit\n" + source -> parse it with the guest's own 3.12 grammar, print facts as JSON
-# Names are bound as default arguments so user code that patches `os`, `sys` or
-# `traceback` cannot change how its own outcome is reported.
+# The guest's side of sandbox-wasm. It runs INSIDE the sandbox (CPython 3.12 for WASI) as
+# `python -I -S -u -c <this file>`; a pre-initialised snapshot runs everything but the final
+# `_r()` once at build time. `_r()` serves one request read from stdin:
+#   b"audit\n" + source
+#       parse with the guest's own 3.12 grammar; print the facts as JSON; run nothing.
+#   b"exec\n" + policy tables (JSON) + b"\n" + source
+#       audit as above and write the facts to stdout as a preamble (8-byte length + JSON)
+#       BEFORE any user code runs; then, unless the policy blocks it, run the source as
+#       __main__. The host recomputes the findings from the preamble with `judge_fact`.
+# The host also imports this module for `judge_fact`, so that policy decisions made in the
+# guest and on the host are the same code. Names are bound as default arguments so user
+# code that patches `os`, `sys` or `traceback` cannot change how its outcome is reported.
 import atexit
 import builtins
 import contextlib
 import gc
 import os
 import sys
+import time
 
 # Modules that user code and the audit commonly need. The plain runtime imports them lazily
 # (start-up cost is paid per run there); a pre-initialised snapshot imports them once at
@@ -82,6 +87,84 @@ def _facts(source):
     return {"facts": facts}
 
 
+def _dunders(text):
+    import re
+
+    return re.findall(r"__[A-Za-z0-9_]+__", text)
+
+
+def _judge_import(tables, module):
+    if module.startswith("."):
+        return "relative import (there is no package to import from)"
+    parts = module.split(".")
+    allowed = tables["allowed_modules"]
+    for i in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:i])
+        if prefix in tables["blocked_modules"]:
+            return f"import of blocked module '{prefix}'"
+        if allowed is not None and prefix in allowed:
+            return None
+    if allowed is None:
+        return None
+    return f"import of '{parts[0]}', which is not in the allowlist"
+
+
+def judge_fact(tables, kind, name):
+    """The findings [(kind, name, reason)] that one audit fact raises under a policy.
+
+    `tables` holds sets: blocked_modules, allowed_modules (None: no allowlist),
+    blocked_calls, blocked_attributes, blocked_names, and the flag dunder_strings."""
+    if kind == "import":
+        reason = _judge_import(tables, name)
+        return [("import", name, reason)] if reason else []
+    if kind == "call":
+        parts = name.split(".")
+        last = parts[-1]
+        if last in tables["blocked_calls"] and (
+            len(parts) == 1 or parts[0] in ("builtins", "__builtins__")
+        ):
+            return [("call", name, f"call to blocked function '{last}'")]
+        if len(parts) > 1 and parts[0] in tables["blocked_modules"]:
+            return [("call", name, f"call into blocked module '{parts[0]}'")]
+        return []
+    if kind == "attribute":
+        if name in tables["blocked_attributes"]:
+            return [("attribute", name, f"access to escape-prone attribute '{name}'")]
+        return []
+    if kind == "name":
+        if name in tables["blocked_names"]:
+            return [("name", name, f"use of blocked name '{name}'")]
+        if name in tables["blocked_calls"]:
+            return [("name", name, f"reference to blocked function '{name}'")]
+        return []
+    if kind == "string" and tables["dunder_strings"]:
+        found = sorted(set(_dunders(name)) & tables["blocked_attributes"])
+        return [("attribute", dunder,
+                 f"string names escape-prone attribute '{dunder}' (format-string walk)")
+                for dunder in found]
+    return []
+
+
+def tables_from_json(data):
+    """Policy tables as sent by the host (lists) -> sets for fast lookups."""
+    allowed = data.get("allowed_modules")
+    return {
+        "blocked_modules": frozenset(data["blocked_modules"]),
+        "allowed_modules": None if allowed is None else frozenset(allowed),
+        "blocked_calls": frozenset(data["blocked_calls"]),
+        "blocked_attributes": frozenset(data["blocked_attributes"]),
+        "blocked_names": frozenset(data["blocked_names"]),
+        "dunder_strings": bool(data["dunder_strings"]),
+        "enforce": bool(data["enforce"]),
+    }
+
+
+def _write_all(fd, data, _write=os.write):
+    view = memoryview(data)
+    while view:
+        view = view[_write(fd, view):]
+
+
 def _exit_code(exc, _write=os.write):
     code = exc.code
     if code is None:
@@ -118,7 +201,7 @@ def _flush(_sys=sys):
 
 
 def _r(_read=os.read, _exit=os._exit, _atexit=atexit, _builtins=builtins, _sys=sys,
-       _write=os.write, gc=gc):
+       _write=os.write, gc=gc, _perf_counter=time.perf_counter):
     chunks = []
     while True:
         chunk = _read(0, 1 << 20)
@@ -129,8 +212,25 @@ def _r(_read=os.read, _exit=os._exit, _atexit=atexit, _builtins=builtins, _sys=s
     if mode == b"audit":
         from json import dumps as _dumps
 
-        _write(1, _dumps(_facts(source), separators=(",", ":")).encode())
+        _write_all(1, _dumps(_facts(source), separators=(",", ":")).encode())
         _exit(0)
+    if mode == b"exec":
+        from json import dumps as _dumps
+        from json import loads as _loads
+
+        header, _, source = source.partition(b"\n")
+        tables = tables_from_json(_loads(header))
+        started = _perf_counter()
+        answer = _facts(source)
+        facts = answer.get("facts")
+        blocked = facts is None or (tables["enforce"] and any(
+            judge_fact(tables, fact[0], fact[1]) for fact in facts))
+        answer["ran"] = not blocked
+        answer["audit_ms"] = (_perf_counter() - started) * 1000
+        preamble = _dumps(answer, separators=(",", ":")).encode()
+        _write_all(1, len(preamble).to_bytes(8, "little") + preamble)
+        if blocked:
+            _exit(0)
     _sys.argv[:] = ["-c"]  # as on the plain path, whether or not this is a snapshot
     random_module = _sys.modules.get("random")
     if random_module is not None:
@@ -154,12 +254,12 @@ def _r(_read=os.read, _exit=os._exit, _atexit=atexit, _builtins=builtins, _sys=s
     _exit(code)
 
 
-if sys.argv[1:] == ["--snapshot-init"]:
+if __name__ == "__main__" and sys.argv[1:] == ["--snapshot-init"]:
     for _name in _PRELOAD:
         __import__(_name)
     # Frozen objects are never scanned again: without this, the first collection of every
     # run walks the whole start-up heap.
     gc.collect()
     gc.freeze()
-else:
+elif __name__ == "__main__":
     _r()

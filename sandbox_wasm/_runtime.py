@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import gc
 import hashlib
 import json
@@ -41,8 +42,9 @@ EPOCH_TICK_SECONDS = 0.01
 _FETCH_HINT = "run scripts/fetch_runtime.sh (or set SANDBOX_WASM_RUNTIME_DIR)"
 
 
+@functools.cache
 def wasmtime_version() -> str:
-    """The installed wasmtime-py version."""
+    """The installed wasmtime-py version (read once: metadata lookups are slow)."""
     try:
         return metadata.version("wasmtime")
     except metadata.PackageNotFoundError:  # pragma: no cover - vendored installs

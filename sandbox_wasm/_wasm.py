@@ -6,9 +6,7 @@ translated here into a `GuestOutcome`; nothing above this layer inspects wasmtim
 
 from __future__ import annotations
 
-import os
 import struct
-import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -20,6 +18,7 @@ from ._runtime import EPOCH_TICK_SECONDS, EngineHost, RuntimeFile
 
 WASI = "wasi_snapshot_preview1"
 ERRNO_SUCCESS = 0
+ERRNO_BADF = 8
 ERRNO_FAULT = 21
 ERRNO_INVAL = 28
 SUBSCRIPTION_SIZE = 48
@@ -29,6 +28,7 @@ SUBCLOCK_ABSTIME = 1
 EVENTTYPE_CLOCK = 0
 WASM_PAGE = 65_536
 ERROR_MARK = b"\x00sandbox-wasm-error:"
+MAX_PREAMBLE_BYTES = 32 * 1024 * 1024
 
 TrapKind = Literal["deadline", "fuel", "memory_out_of_bounds", "stack_overflow", "crash"]
 
@@ -41,7 +41,7 @@ class _CappedOutput:
     end because chunks can split a UTF-8 sequence.
     """
 
-    def __init__(self, cap: int, *, error_channel: bool = False) -> None:
+    def __init__(self, cap: int, *, error_channel: bool = False, preamble: bool = False) -> None:
         self.cap = cap
         self.chunks: list[bytes] = []
         self.kept = 0
@@ -49,8 +49,38 @@ class _CappedOutput:
         self.truncated = False
         self.error_record: bytes | None = None
         self._error_channel = error_channel
+        # The bootstrap's audit answer precedes user output: 8-byte length, then JSON.
+        self._preamble_pending = preamble
+        self._preamble_header = b""
+        self._preamble_left = 0
+        self._preamble_parts: list[bytes] = []
+        self.preamble: bytes | None = None
+        self.preamble_too_large = False
+
+    def _take_preamble(self, chunk: bytes) -> bytes:
+        """Consume preamble bytes from `chunk`; return what is left for user output."""
+        if len(self._preamble_header) < 8:
+            need = 8 - len(self._preamble_header)
+            self._preamble_header += chunk[:need]
+            chunk = chunk[need:]
+            if len(self._preamble_header) < 8:
+                return b""
+            self._preamble_left = int.from_bytes(self._preamble_header, "little")
+            self.preamble_too_large = self._preamble_left > MAX_PREAMBLE_BYTES
+        part, chunk = chunk[: self._preamble_left], chunk[self._preamble_left :]
+        self._preamble_left -= len(part)
+        if not self.preamble_too_large:
+            self._preamble_parts.append(part)
+        if self._preamble_left == 0:
+            self._preamble_pending = False
+            self.preamble = b"".join(self._preamble_parts)
+        return chunk
 
     def __call__(self, chunk: bytes) -> None:
+        if self._preamble_pending:
+            chunk = self._take_preamble(chunk)
+            if not chunk:
+                return
         if self._error_channel and chunk.startswith(ERROR_MARK):
             # The bootstrap reports the uncaught exception here after the user code ended.
             self.error_record = chunk[len(ERROR_MARK) :].strip()[:4096]
@@ -84,6 +114,8 @@ class GuestOutcome:
     stdout_bytes: int = 0
     stderr_bytes: int = 0
     error_record: bytes | None = None
+    preamble: bytes | None = None
+    preamble_too_large: bool = False
     fuel_consumed: int = 0
     peak_memory_bytes: int = 0
     elapsed_ms: float = 0.0
@@ -147,7 +179,7 @@ def _poll_oneoff(
             base = index * SUBSCRIPTION_SIZE
             userdata, tag = struct.unpack_from("<QB", raw, base)
             if tag != EVENTTYPE_CLOCK:
-                ready.append((userdata, tag))  # stdin is a file, stdout/stderr never block
+                ready.append((userdata, tag))  # stdin is in memory, stdout/stderr never block
                 continue
             (clock_id,) = struct.unpack_from("<I", raw, base + 16)
             (timeout,) = struct.unpack_from("<Q", raw, base + 24)
@@ -188,12 +220,44 @@ def _poll_oneoff(
         return ERRNO_FAULT
 
 
+def _fd_read(caller: wasmtime.Caller, fd: int, iovs: int, iovs_len: int, nread_ptr: int) -> int:
+    # Stdin is served from this run's payload in host memory: no host file, memfd or
+    # blocking-I/O thread hop per read. The embedded standard library is read inside the
+    # module (wasi-vfs) and never reaches this import; the guest has no other real fds.
+    try:
+        if fd != 0:
+            return ERRNO_BADF
+        memory = caller["memory"]
+        assert isinstance(memory, wasmtime.Memory)
+        payload: memoryview = _run_state.stdin
+        offset: int = _run_state.stdin_offset
+        vectors = memory.read(caller, iovs, iovs + 8 * iovs_len)
+        total = 0
+        for index in range(iovs_len):
+            buf, length = struct.unpack_from("<II", vectors, 8 * index)
+            chunk = payload[offset : offset + length]
+            if not chunk:
+                break
+            memory.write(caller, bytes(chunk), buf)
+            offset += len(chunk)
+            total += len(chunk)
+        _run_state.stdin_offset = offset
+        memory.write(caller, struct.pack("<I", total), nread_ptr)
+        return ERRNO_SUCCESS
+    except Exception:
+        return ERRNO_FAULT
+
+
 def _define_host_functions(linker: wasmtime.Linker) -> None:
     i32, i64 = wasmtime.ValType.i32(), wasmtime.ValType.i64()
     linker.allow_shadowing = True
     linker.define_func(WASI, "proc_exit", wasmtime.FuncType([i32], []), _proc_exit)
     linker.define_func(
         WASI, "clock_time_get", wasmtime.FuncType([i32, i64, i32], [i32]), _clock_time_get,
+        access_caller=True,
+    )
+    linker.define_func(
+        WASI, "fd_read", wasmtime.FuncType([i32, i32, i32, i32], [i32]), _fd_read,
         access_caller=True,
     )
     linker.define_func(
@@ -230,9 +294,12 @@ class GuestProgram:
         fuel: int,
         stdout_cap: int,
         stderr_cap: int,
+        preamble: bool = False,
     ) -> GuestOutcome:
-        """Run the guest once in a brand-new Store with `payload` as its stdin."""
-        stdout = _CappedOutput(stdout_cap)
+        """Run the guest once in a brand-new Store with `payload` as its stdin. With
+        `preamble`, stdout starts with a length-prefixed record (the audit's answer) that is
+        returned separately and not counted against the cap."""
+        stdout = _CappedOutput(stdout_cap, preamble=preamble)
         stderr = _CappedOutput(stderr_cap, error_channel=True)
         outcome = GuestOutcome()
         store = wasmtime.Store(self.host.engine)
@@ -242,7 +309,6 @@ class GuestProgram:
             wasi = wasmtime.WasiConfig()
             # No preopened directories and no environment: the guest sees no host state.
             wasi.argv = argv
-            _set_stdin(wasi, payload)
             wasi.stdout_custom = stdout
             wasi.stderr_custom = stderr
             store.set_wasi(wasi)
@@ -251,6 +317,8 @@ class GuestProgram:
             ticks = -(-timeout_ms // int(EPOCH_TICK_SECONDS * 1000)) + 1
             store.set_epoch_deadline(ticks)
             _run_state.exit_code = None
+            _run_state.stdin = memoryview(payload)
+            _run_state.stdin_offset = 0
             _run_state.deadline = time.monotonic() + timeout_ms / 1000
             if self._pre is None:
                 raise wasmtime.WasmtimeError("the engine was released (interpreter exit)")
@@ -288,6 +356,7 @@ class GuestProgram:
         outcome.stderr, outcome.stderr_truncated = stderr.data(), stderr.truncated
         outcome.stdout_bytes, outcome.stderr_bytes = stdout.total, stderr.total
         outcome.error_record = stderr.error_record
+        outcome.preamble, outcome.preamble_too_large = stdout.preamble, stdout.preamble_too_large
         return outcome
 
 
@@ -304,31 +373,3 @@ def _classify_trap(outcome: GuestOutcome, trap: wasmtime.Trap) -> None:
     else:
         outcome.trap = "crash"
         outcome.trap_detail = code.name if code is not None else "unknown trap"
-
-
-def _set_stdin(wasi: wasmtime.WasiConfig, payload: bytes) -> None:
-    """Give the guest `payload` as stdin. WASI only takes a path, so the bytes go to an
-    anonymous in-memory file (Linux) or an unlinked temp file, never a named host file
-    that outlives the call."""
-    if hasattr(os, "memfd_create"):
-        fd = os.memfd_create("sandbox-wasm-stdin", os.MFD_CLOEXEC)
-        try:
-            _write_all(fd, payload)
-            wasi.stdin_file = f"/proc/self/fd/{fd}"
-        finally:
-            os.close(fd)
-        return
-    handle = tempfile.NamedTemporaryFile(prefix="sandbox-wasm-", delete=False)  # noqa: SIM115
-    try:
-        handle.write(payload)
-        handle.close()
-        wasi.stdin_file = handle.name
-    finally:
-        os.unlink(handle.name)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
