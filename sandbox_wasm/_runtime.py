@@ -69,16 +69,36 @@ def cache_dir() -> Path:
     return Path(base) / "sandbox-wasm"
 
 
-_hash_cache: dict[tuple[str, int, int, int], str] = {}
+_hash_cache: dict[str, str] = {}
 _hash_lock = threading.Lock()
+_HASH_RECORD = "runtime-hashes.json"
+
+
+def _stat_key(path: Path) -> str:
+    # ctime cannot be set back by a user, so an in-place edit always changes the key.
+    stat = path.stat()
+    return f"{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{stat.st_ctime_ns}|{stat.st_ino}"
+
+
+def _load_hash_record() -> dict[str, str]:
+    try:
+        data = json.loads((cache_dir() / _HASH_RECORD).read_text())
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
 
 
 def file_sha256(path: Path) -> str:
-    """SHA-256 of a file, remembered per (path, size, mtime, inode) for the process."""
-    stat = path.stat()
-    key = (str(path), stat.st_size, stat.st_mtime_ns, stat.st_ino)
+    """SHA-256 of a file. Remembered per (path, size, mtime, ctime, inode) in the process and
+    in the user's private cache directory, so a new process does not re-hash 40 MB of
+    runtimes on start-up; any change to the file changes the key and forces a re-hash."""
+    key = _stat_key(path)
     with _hash_lock:
         known = _hash_cache.get(key)
+        if known is None:
+            known = _load_hash_record().get(key)
+            if known is not None:
+                _hash_cache[key] = known
     if known is not None:
         return known
     digest = hashlib.sha256()
@@ -88,6 +108,11 @@ def file_sha256(path: Path) -> str:
     value = digest.hexdigest()
     with _hash_lock:
         _hash_cache[key] = value
+        path_prefix = key.split("|", 1)[0] + "|"
+        record = {k: v for k, v in _load_hash_record().items() if not k.startswith(path_prefix)}
+        record[key] = value
+        with contextlib.suppress(OSError):
+            _write_atomically(cache_dir() / _HASH_RECORD, json.dumps(record).encode())
     return value
 
 

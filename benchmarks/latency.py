@@ -1,0 +1,171 @@
+"""Latency, cold start, CPU ratio, throughput and memory of sandbox-wasm, with baselines
+measured in the same run (these machines are noisy: compare ratios, not absolute times).
+
+    .venv/bin/python benchmarks/latency.py [--quick]
+
+Prints a table and writes benchmarks/results/latency.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import sandbox_wasm as sw
+
+HERE = Path(__file__).resolve().parent
+HELLO = "print('hi')"
+JSON_RE = (
+    "import json, re\n"
+    "data = json.loads('{\"items\": [\"a1\", \"b22\", \"c333\"]}')\n"
+    "print(json.dumps([int(re.sub(r'\\\\D', '', s)) for s in data['items']]))\n"
+)
+BLOCKED = "import os\nos.system('id')"
+CPU = (
+    "import time\nt = time.perf_counter()\nsum(i * i for i in range(3_000_000))\n"
+    "print(time.perf_counter() - t)"
+)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def timed(fn, n: int) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    samples = []
+    for _ in range(n):
+        start = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - start) * 1000)
+    return {
+        "p50_ms": round(percentile(samples, 0.5), 3),
+        "p95_ms": round(percentile(samples, 0.95), 3),
+        "n": n,
+    }
+
+
+def native_spawn(code: str) -> None:
+    subprocess.run([sys.executable, "-I", "-S", "-c", code], check=True, capture_output=True)
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def cold_start(cache_dir: str) -> float:
+    code = "import sandbox_wasm as sw; r = sw.execute('print(1)'); assert r.stdout == '1\\n'"
+    env = {**os.environ, "SANDBOX_WASM_CACHE_DIR": cache_dir}
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, capture_output=True)
+    return (time.perf_counter() - start) * 1000
+
+
+def throughput(box: sw.Sandbox, threads: int, seconds: float) -> float:
+    count = [0] * threads
+    stop = time.monotonic() + seconds
+
+    def work(slot: int) -> None:
+        while time.monotonic() < stop:
+            assert box.execute(HELLO).status == "succeeded"
+            count[slot] += 1
+
+    workers = [threading.Thread(target=work, args=(i,)) for i in range(threads)]
+    started = time.monotonic()
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return sum(count) / (time.monotonic() - started)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer samples")
+    args = parser.parse_args()
+    n = 50 if args.quick else 300
+    report: dict[str, object] = {"python": sys.version.split()[0], "cpus": os.cpu_count()}
+
+    snapshot = sw.Sandbox(python_runtime="snapshot")
+    plain = sw.Sandbox(python_runtime="plain")
+    snapshot.warm_up()
+    plain.warm_up()
+    for _ in range(20):
+        snapshot.execute(HELLO)
+
+    rows: dict[str, dict[str, float]] = {}
+    few = 10 if args.quick else 40
+    rows["native python3 -I -S -c spawn"] = timed(lambda: native_spawn(HELLO), few)
+    rows["plain runtime print('hi')"] = timed(lambda: plain.execute(HELLO), few)
+    rows["snapshot print('hi')"] = timed(lambda: snapshot.execute(HELLO), n)
+    rows["snapshot json/re script"] = timed(lambda: snapshot.execute(JSON_RE), n)
+    rows["snapshot blocked script"] = timed(lambda: snapshot.execute(BLOCKED), n)
+    report["latency"] = rows
+
+    with tempfile.TemporaryDirectory() as empty_cache:
+        first = cold_start(empty_cache)  # compiles and fills the cache
+        warm = [cold_start(empty_cache) for _ in range(3 if args.quick else 5)]
+    report["first_run_with_compile_ms"] = round(first, 1)
+    report["cold_start_warm_cache_ms"] = round(statistics.median(warm), 1)
+    native_start = statistics.median(
+        [timed(lambda: native_spawn("pass"), 1)["p50_ms"] for _ in range(5)]
+    )
+    report["native_interpreter_start_ms"] = round(native_start, 1)
+
+    native_cpu = float(subprocess.run([sys.executable, "-I", "-S", "-c", CPU], check=True,
+                                      capture_output=True, text=True).stdout)
+    sandbox_cpu = float(snapshot.execute(CPU, timeout_ms=30_000).stdout)
+    report["cpu_bound_s"] = {"native": round(native_cpu, 3), "sandbox": round(sandbox_cpu, 3),
+                             "ratio": round(sandbox_cpu / native_cpu, 1)}
+
+    seconds = 1.5 if args.quick else 4.0
+    report["throughput_per_s"] = {
+        "1 thread": round(throughput(snapshot, 1, seconds), 1),
+        "2 threads": round(throughput(snapshot, 2, seconds), 1),
+    }
+
+    for _ in range(10):
+        snapshot.execute(HELLO)
+    rss_10 = rss_mb()
+    for _ in range(1000):
+        snapshot.execute(HELLO)
+    report["rss_mb"] = {"after_10": round(rss_10, 1), "after_1010": round(rss_mb(), 1)}
+
+    native_p50 = rows["native python3 -I -S -c spawn"]["p50_ms"]
+    plain_p50 = rows["plain runtime print('hi')"]["p50_ms"]
+    hello = rows["snapshot print('hi')"]
+    report["ratios"] = {
+        "native_spawn / snapshot (p50)": round(native_p50 / hello["p50_ms"], 1),
+        "plain / snapshot (p50)": round(plain_p50 / hello["p50_ms"], 1),
+        "snapshot p95 / p50": round(hello["p95_ms"] / hello["p50_ms"], 2),
+    }
+
+    print(f"{'case':38} {'p50 ms':>9} {'p95 ms':>9}")
+    for name, row in rows.items():
+        print(f"{name:38} {row['p50_ms']:9.2f} {row['p95_ms']:9.2f}")
+    for key in ("first_run_with_compile_ms", "cold_start_warm_cache_ms",
+                "native_interpreter_start_ms"):
+        print(f"{key:38} {report[key]:9}")
+    for section in ("cpu_bound_s", "throughput_per_s", "rss_mb", "ratios"):
+        for key, value in report[section].items():  # type: ignore[union-attr]
+            print(f"{section + ': ' + key:38} {value:9}")
+    out = HERE / "results" / "latency.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"wrote {out.relative_to(HERE.parent)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
