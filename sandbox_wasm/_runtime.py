@@ -111,6 +111,7 @@ def file_sha256(path: Path) -> str:
         path_prefix = key.split("|", 1)[0] + "|"
         record = {k: v for k, v in _load_hash_record().items() if not k.startswith(path_prefix)}
         record[key] = value
+        record = dict(list(record.items())[-64:])  # bounded: old entries are only a speed-up
         with contextlib.suppress(OSError):
             _write_atomically(cache_dir() / _HASH_RECORD, json.dumps(record).encode())
     return value
