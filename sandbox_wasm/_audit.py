@@ -15,6 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from ._guest_boot import _MAX_FACTS as MAX_FACTS
 from ._guest_boot import judge_fact, tables_from_json
 from ._models import AuditReport, Finding, SafetyVerdict
 
@@ -139,7 +140,15 @@ def build_report(policy: AuditPolicy, guest_answer: dict[str, object]) -> AuditR
             syntax_error=f"{error.get('message', 'invalid syntax')}{where}",
         )
     facts = guest_answer.get("facts")
-    findings = findings_from_facts(policy, facts if isinstance(facts, list) else [])
+    facts = facts[:MAX_FACTS] if isinstance(facts, list) else []
+    findings = findings_from_facts(policy, facts)
+    if guest_answer.get("facts_truncated") or len(facts) >= MAX_FACTS:
+        # The guest stops listing after MAX_FACTS constructs; what it did not list was not
+        # examined, so the verdict cannot be "safe".
+        findings.append(Finding(
+            name="<source>", kind="name", line=0, col=0,
+            reason=f"the source has more than {MAX_FACTS} constructs; the rest was not audited",
+        ))
     return AuditReport(
         syntax_valid=True,
         safety_verdict=verdict(policy, findings),

@@ -304,6 +304,14 @@ class Sandbox:
         answer = _parse_preamble(outcome)
         if answer is None:
             return _without_audit_answer(result, outcome)
+        if answer.get("audit_error") == "memory":
+            result.take_metrics(outcome)
+            limit = result.limits.memory_mb
+            error = ErrorInfo(
+                type="MemoryLimitExceeded",
+                message=f"auditing this source needs more than the {limit} MiB memory cap",
+            )
+            return result.finish("memory_exceeded", error=error)
         audit_ms = answer.get("audit_ms")
         if isinstance(audit_ms, (int, float)):
             result.metrics.audit_time_ms = round(float(audit_ms), 3)
@@ -380,9 +388,16 @@ def _parse_preamble(outcome: GuestOutcome) -> dict[str, object] | None:
 def _without_audit_answer(result: _ResultBuilder, outcome: GuestOutcome) -> ExecutionResult:
     """The guest ended before its audit answer: the deadline, fuel or memory ran out while
     parsing, the parser exhausted the C stack, or the answer was unusable. No user code ran."""
+    result.take_metrics(outcome)
     status, _, error = classify(outcome, result.limits, result.stack_bytes)
     if status in ("timeout", "fuel_exhausted", "memory_exceeded", "internal_error"):
         return result.finish(status, error=error)
+    if outcome.peak_memory_bytes + result.stack_bytes + 2 * MIB >= result.limits.memory_mb * MIB:
+        error = ErrorInfo(
+            type="MemoryLimitExceeded",
+            message=f"the audit ran out of the {result.limits.memory_mb} MiB memory cap",
+        )
+        return result.finish("memory_exceeded", error=error)
     if outcome.trap in ("memory_out_of_bounds", "stack_overflow"):
         result.syntax_valid = False
         error = ErrorInfo(type="SyntaxError", message="source too complex to parse")
@@ -445,13 +460,16 @@ class _ResultBuilder:
             runtime=self.runtime,
         )
 
-    def from_outcome(self, outcome: GuestOutcome) -> ExecutionResult:
+    def take_metrics(self, outcome: GuestOutcome) -> None:
         metrics = self.metrics
         metrics.execution_time_ms = round(outcome.elapsed_ms, 3)
         metrics.fuel_consumed = outcome.fuel_consumed
         metrics.peak_memory_bytes = outcome.peak_memory_bytes
         metrics.stdout_bytes = outcome.stdout_bytes
         metrics.stderr_bytes = outcome.stderr_bytes
+
+    def from_outcome(self, outcome: GuestOutcome) -> ExecutionResult:
+        self.take_metrics(outcome)
         status, exit_code, error = classify(outcome, self.limits, self.stack_bytes)
         if status == "failed" and self.language == "javascript" and exit_code is not None:
             error = javascript.error_from_stderr(outcome.stderr, exit_code)
@@ -500,12 +518,44 @@ def classify(
     return "failed", code, _guest_error(outcome, code)
 
 
+def _clean_text(text: str) -> str:
+    """Guest text as valid Unicode: JSON escapes can decode to lone surrogates, which no
+    JSON encoder (nor UTF-8) accepts; they become U+FFFD."""
+    return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace") if text else text
+
+
+def clean_json_value(value: object) -> object:
+    """`value` (parsed from guest JSON) with every string made valid Unicode. Iterative, so
+    a deeply nested value cannot exhaust the host's stack."""
+    if isinstance(value, str):
+        return _clean_text(value)
+    if not isinstance(value, (list, dict)):
+        return value
+    root: list[object] = [value]
+    stack: list[tuple[object, object]] = [(root, 0)]
+    while stack:
+        container, key = stack.pop()
+        item = container[key]  # type: ignore[index]
+        if isinstance(item, str):
+            container[key] = _clean_text(item)  # type: ignore[index]
+        elif isinstance(item, list):
+            stack.extend((item, index) for index in range(len(item)))
+        elif isinstance(item, dict):
+            cleaned = {_clean_text(k): v for k, v in item.items()}
+            container[key] = cleaned  # type: ignore[index]
+            stack.extend((cleaned, k) for k in cleaned)
+    return root[0]
+
+
 def _guest_error(outcome: GuestOutcome, code: int) -> ErrorInfo:
     if outcome.error_record:
         try:
             record = json.loads(outcome.error_record)
-            return ErrorInfo(type=str(record["type"]), message=str(record["message"]))
-        except (ValueError, KeyError, TypeError):
+            return ErrorInfo(
+                type=_clean_text(str(record["type"]))[:200],
+                message=_clean_text(str(record["message"])),
+            )
+        except (ValueError, KeyError, TypeError, RecursionError):
             pass
     return ErrorInfo(type="SystemExit", message=f"the code exited with status {code}")
 
@@ -517,8 +567,8 @@ def extract_result_json(stdout: str) -> object | None:
     if not text:
         return None
     try:
-        return json.loads(text)
-    except ValueError:
+        return clean_json_value(json.loads(text))
+    except (ValueError, RecursionError):
         pass
     for line in reversed(text.splitlines()):
         line = line.strip()
@@ -526,8 +576,8 @@ def extract_result_json(stdout: str) -> object | None:
             continue
         if line[0] in "[{":
             try:
-                return json.loads(line)
-            except ValueError:
+                return clean_json_value(json.loads(line))
+            except (ValueError, RecursionError):
                 return None
         return None
     return None

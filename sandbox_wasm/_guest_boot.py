@@ -28,24 +28,43 @@ _PRELOAD = ("ast", "json", "traceback", "re", "math", "collections", "functools"
 
 _ERROR_MARK = b"\x00sandbox-wasm-error:"
 _FACT_LIMIT_PER_NAME = 20
+# Bounds on the audit's answer: it must stay small enough to build, send and judge within
+# the execution's own limits whatever the source looks like.
+_MAX_FACTS = 20_000
+_MAX_NAME = 200
+
+
+def _syntax_error(message, line=0, col=0):
+    return {"syntax_error": {"message": message, "line": line or 0, "col": col or 0}}
 
 
 def _facts(source):
+    """Parse and compile `source` (never run it); return ({"facts": [...]} or
+    {"syntax_error": ...}, code object or None)."""
     import ast as _ast
 
     try:
         tree = _ast.parse(source, "<sandbox>", "exec")
+        # Compiling too catches what only the compiler rejects ('return' outside a
+        # function, duplicate arguments, ...); the code object is what will run.
+        code = compile(tree, "<sandbox>", "exec", dont_inherit=True)
     except SyntaxError as exc:
-        return {"syntax_error": {"message": str(exc.msg), "line": exc.lineno or 0,
-                                 "col": exc.offset or 0}}
-    except (MemoryError, RecursionError, ValueError) as exc:
-        return {"syntax_error": {"message": "source too complex to parse: " + type(exc).__name__,
-                                 "line": 0, "col": 0}}
+        return _syntax_error(str(exc.msg), exc.lineno, exc.offset), None
+    except RecursionError:
+        return _syntax_error("source too complex to parse (nested too deeply)"), None
+    except MemoryError as exc:
+        if "too complex" in str(exc):  # the parser's own stack limit, not the memory cap
+            return _syntax_error("source too complex to parse (nested too deeply)"), None
+        raise
+    except ValueError as exc:
+        return _syntax_error(f"invalid source: {exc}"), None
     facts = []
     seen = {}
     call_targets = set()
 
     def add(kind, name, node):
+        if len(name) > _MAX_NAME:
+            name = name[:_MAX_NAME]
         key = (kind, name)
         count = seen.get(key, 0)
         if count < _FACT_LIMIT_PER_NAME:
@@ -65,6 +84,8 @@ def _facts(source):
 
     # ast.walk is iterative: a left-deep tree 100k levels deep cannot exhaust the C stack.
     for node in _ast.walk(tree):
+        if len(facts) >= _MAX_FACTS:
+            return {"facts": facts, "facts_truncated": True}, code
         kind = type(node)
         if kind is _ast.Import:
             for alias in node.names:
@@ -83,8 +104,8 @@ def _facts(source):
             if id(node) not in call_targets:
                 add("name", node.id, node)
         elif kind is _ast.Constant and isinstance(node.value, str) and "__" in node.value:
-            add("string", node.value[:200], node)
-    return {"facts": facts}
+            add("string", node.value[:_MAX_NAME], node)
+    return {"facts": facts}, code
 
 
 def _dunders(text):
@@ -96,9 +117,11 @@ def _dunders(text):
 def _judge_import(tables, module):
     if module.startswith("."):
         return "relative import (there is no package to import from)"
-    parts = module.split(".")
+    # Only prefixes as deep as the deepest policy entry can match: checking just those keeps
+    # this linear in the name, however many dots a hostile import has.
+    parts = module.split(".", tables["max_depth"])
     allowed = tables["allowed_modules"]
-    for i in range(len(parts), 0, -1):
+    for i in range(min(len(parts), tables["max_depth"]), 0, -1):
         prefix = ".".join(parts[:i])
         if prefix in tables["blocked_modules"]:
             return f"import of blocked module '{prefix}'"
@@ -148,7 +171,9 @@ def judge_fact(tables, kind, name):
 def tables_from_json(data):
     """Policy tables as sent by the host (lists) -> sets for fast lookups."""
     allowed = data.get("allowed_modules")
+    modules = list(data["blocked_modules"]) + list(allowed or ())
     return {
+        "max_depth": max([m.count(".") + 1 for m in modules] or [1]),
         "blocked_modules": frozenset(data["blocked_modules"]),
         "allowed_modules": None if allowed is None else frozenset(allowed),
         "blocked_calls": frozenset(data["blocked_calls"]),
@@ -170,7 +195,8 @@ def _exit_code(exc, _write=os.write):
     if code is None:
         return 0
     if isinstance(code, int):
-        return code
+        # Beyond 32 bits a native process cannot report it either; never let it read as 0.
+        return code if -(2**31) <= code < 2**31 else 1
     with contextlib.suppress(Exception):
         _write(2, (str(code) + "\n").encode("utf-8", "backslashreplace"))
     return 1
@@ -212,7 +238,7 @@ def _r(_read=os.read, _exit=os._exit, _atexit=atexit, _builtins=builtins, _sys=s
     if mode == b"audit":
         from json import dumps as _dumps
 
-        _write_all(1, _dumps(_facts(source), separators=(",", ":")).encode())
+        _write_all(1, _dumps(_facts(source)[0], separators=(",", ":")).encode())
         _exit(0)
     if mode == b"exec":
         from json import dumps as _dumps
@@ -221,24 +247,40 @@ def _r(_read=os.read, _exit=os._exit, _atexit=atexit, _builtins=builtins, _sys=s
         header, _, source = source.partition(b"\n")
         tables = tables_from_json(_loads(header))
         started = _perf_counter()
-        answer = _facts(source)
-        facts = answer.get("facts")
-        blocked = facts is None or (tables["enforce"] and any(
-            judge_fact(tables, fact[0], fact[1]) for fact in facts))
-        answer["ran"] = not blocked
-        answer["audit_ms"] = (_perf_counter() - started) * 1000
-        preamble = _dumps(answer, separators=(",", ":")).encode()
+        try:
+            answer, code_object = _facts(source)
+            facts = answer.get("facts")
+            blocked = facts is None or (tables["enforce"] and (
+                answer.get("facts_truncated")
+                or any(judge_fact(tables, fact[0], fact[1]) for fact in facts)))
+            answer["ran"] = not blocked
+            answer["audit_ms"] = (_perf_counter() - started) * 1000
+            preamble = _dumps(answer, separators=(",", ":")).encode()
+        except MemoryError:
+            answer = code_object = None
+            blocked = True
+            preamble = b'{"audit_error":"memory","ran":false}'
         _write_all(1, len(preamble).to_bytes(8, "little") + preamble)
         if blocked:
             _exit(0)
+        del answer, preamble
+    else:
+        code_object = None
     _sys.argv[:] = ["-c"]  # as on the plain path, whether or not this is a snapshot
     random_module = _sys.modules.get("random")
     if random_module is not None:
         random_module.seed()  # never reuse a seed baked into a snapshot
-    namespace = {"__name__": "__main__", "__builtins__": _builtins}
+    # The user code gets a module of its own as __main__ (so `import __main__` finds the
+    # user's namespace, as in a real interpreter, and not this bootstrap).
+    main_module = type(_sys)("__main__")
+    namespace = main_module.__dict__
+    namespace["__builtins__"] = _builtins
+    _sys.modules["__main__"] = main_module
     code = 0
     try:
-        exec(compile(source, "<sandbox>", "exec", dont_inherit=True), namespace)
+        if code_object is None:
+            code_object = compile(source, "<sandbox>", "exec", dont_inherit=True)
+        exec(code_object, namespace)
     except SystemExit as exc:
         code = _exit_code(exc)
     except BaseException as exc:
@@ -251,7 +293,9 @@ def _r(_read=os.read, _exit=os._exit, _atexit=atexit, _builtins=builtins, _sys=s
     with contextlib.suppress(BaseException):
         _atexit._run_exitfuncs()
     _flush()
-    _exit(code)
+    # Exit statuses are 8 bits wide, as for a native process (and os._exit rejects ints
+    # beyond 32 bits).
+    _exit(code & 0xFF)
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--snapshot-init"]:

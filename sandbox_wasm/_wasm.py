@@ -6,6 +6,7 @@ translated here into a `GuestOutcome`; nothing above this layer inspects wasmtim
 
 from __future__ import annotations
 
+import errno
 import struct
 import threading
 import time
@@ -34,7 +35,8 @@ TrapKind = Literal["deadline", "fuel", "memory_out_of_bounds", "stack_overflow",
 
 
 class _CappedOutput:
-    """A WASI output callback that keeps at most `cap` bytes.
+    """A WASI output callback that keeps at most `cap` bytes. wasmtime may call it from its
+    own I/O threads (in 4 KiB chunks), so it keeps its state on itself, not thread-locals.
 
     It always reports every byte as written: a short count would surface in the guest as
     an OSError, and raising would silently lose the output. Bytes are decoded once at the
@@ -56,6 +58,8 @@ class _CappedOutput:
         self._preamble_parts: list[bytes] = []
         self.preamble: bytes | None = None
         self.preamble_too_large = False
+        self.deadline = float("inf")
+        self.deadline_hit = False
 
     def _take_preamble(self, chunk: bytes) -> bytes:
         """Consume preamble bytes from `chunk`; return what is left for user output."""
@@ -76,7 +80,13 @@ class _CappedOutput:
             self.preamble = b"".join(self._preamble_parts)
         return chunk
 
-    def __call__(self, chunk: bytes) -> None:
+    def __call__(self, chunk: bytes) -> int | None:
+        if time.monotonic() > self.deadline:
+            # A single huge write is one host call that the epoch cannot interrupt: once the
+            # deadline has passed, fail the write (EIO) so the guest returns to wasm, where
+            # the epoch trap stops it; the run counts as timed out either way.
+            self.deadline_hit = True
+            return -errno.EIO
         if self._preamble_pending:
             chunk = self._take_preamble(chunk)
             if not chunk:
@@ -203,6 +213,7 @@ def _poll_oneoff(
             if until > now_mono:
                 time.sleep(until - now_mono)
             if wake > deadline and time.monotonic() >= deadline:
+                _run_state.deadline_hit = True
                 # The wall-clock deadline passed while blocked: move this store's epoch
                 # deadline to "now" so the guest traps (INTERRUPT) as soon as it is back
                 # in wasm. Caller exposes the store context that Store's method uses.
@@ -317,9 +328,11 @@ class GuestProgram:
             ticks = -(-timeout_ms // int(EPOCH_TICK_SECONDS * 1000)) + 1
             store.set_epoch_deadline(ticks)
             _run_state.exit_code = None
+            _run_state.deadline_hit = False
             _run_state.stdin = memoryview(payload)
             _run_state.stdin_offset = 0
             _run_state.deadline = time.monotonic() + timeout_ms / 1000
+            stdout.deadline = stderr.deadline = _run_state.deadline
             if self._pre is None:
                 raise wasmtime.WasmtimeError("the engine was released (interpreter exit)")
             instance = self._pre.instantiate(store)
@@ -341,6 +354,10 @@ class GuestProgram:
                 if recorded is not None:
                     outcome.trap, outcome.trap_detail = None, ""
                     outcome.exit_code = recorded
+            if _run_state.deadline_hit or stdout.deadline_hit or stderr.deadline_hit:
+                # A host call cut short by the deadline (a sleep, a huge write): the guest
+                # may have ended before the epoch trap caught up; it still timed out.
+                outcome.trap, outcome.exit_code = "deadline", None
         except wasmtime.WasmtimeError as error:
             outcome.host_error = str(error).splitlines()[0][:300]
         finally:

@@ -155,9 +155,16 @@ def test_missing_derived_runtime_is_a_clear_error(tmp_path: Path, pinned_runtime
     assert _runtime.python_runtime_file(tmp_path, "auto").name == "cpython-wasi"
 
 
-def test_memory_cap_below_runtime_minimum(python_runtime: str) -> None:
-    result = sw.Sandbox(python_runtime=python_runtime).execute("print(1)", memory_mb=16)
+def test_memory_cap_below_what_the_audit_needs(python_runtime: str) -> None:
+    box = sw.Sandbox(python_runtime=python_runtime, limits=sw.Limits(max_source_bytes=1 << 20))
+    result = box.execute("x = 1\n" * 20_000, memory_mb=32)
     assert (result.status, result.exit_code) == ("memory_exceeded", 137)
-    assert result.error is not None and "needs" in result.error.message
-    ok = sw.Sandbox(python_runtime=python_runtime).execute("print(1)", memory_mb=24)
-    assert ok.status == "succeeded"
+    assert result.error is not None and "32 MiB" in result.error.message
+    assert result.stdout == ""
+
+
+def test_smallest_memory_cap_runs_code(python_runtime: str) -> None:
+    result = sw.Sandbox(python_runtime=python_runtime).execute("print('small')", memory_mb=32)
+    assert (result.status, result.stdout) == ("succeeded", "small\n")
+    with pytest.raises(sw.InvalidRequestError, match="memory_mb"):
+        sw.Sandbox(python_runtime=python_runtime).execute("print(1)", memory_mb=16)

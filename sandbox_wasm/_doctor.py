@@ -1,0 +1,380 @@
+"""`wasm-exec doctor`: prove on this host that the sandbox's limits and isolation hold.
+
+Every check runs a real guest and looks at what came back (and, for isolation, at host-side
+bait: a canary environment variable, a canary file, a TCP listener). The report has one line
+per check; the exit status is 0 only when every check holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import NoReturn
+
+from ._audit import REPORT_ONLY_POLICY
+from ._errors import SandboxError
+from ._executor import Sandbox
+from ._models import ExecutionResult, Limits
+from ._runtime import PYTHON_WASM_NAME, PYTHON_WASM_SHA256, file_sha256, runtime_dir
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+# Deadlines are epoch ticks driven by a host thread: allow the guest this much past its
+# deadline before calling the deadline broken (scheduling on a loaded host included).
+DEADLINE_GRACE = 1.5
+DEADLINE_GRACE_MS = 250
+CANARY_ENV = "SANDBOX_WASM_DOCTOR_CANARY"
+
+
+@dataclass
+class Check:
+    """The outcome of one check."""
+
+    name: str
+    ok: bool
+    detail: str
+    data: dict[str, object] = field(default_factory=dict)
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    # One line and exit 2, like every other wasm-exec usage error.
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+
+class _Failed(Exception):
+    """A check did not hold; the message says what was seen."""
+
+
+def _expect(condition: bool, message: str) -> None:
+    if not condition:
+        raise _Failed(message)
+
+
+def _describe(result: ExecutionResult) -> str:
+    error = f" {result.error.type}: {result.error.message[:120]}" if result.error else ""
+    return f"status={result.status} exit={result.exit_code}{error}"
+
+
+def _within_deadline(result: ExecutionResult, timeout_ms: int) -> None:
+    bound = timeout_ms * DEADLINE_GRACE + DEADLINE_GRACE_MS
+    _expect(result.status == "timeout" and result.exit_code == 124,
+            f"expected a timeout, got {_describe(result)}")
+    _expect(result.metrics.execution_time_ms <= bound,
+            f"stopped after {result.metrics.execution_time_ms:.0f} ms (bound {bound:.0f} ms)")
+
+
+class Doctor:
+    """Runs the checks against one sandbox configuration."""
+
+    def __init__(self, python_runtime: str | None = None, samples: int = 20) -> None:
+        self.samples = samples
+        self.strict = Sandbox(python_runtime=python_runtime)
+        self.open = Sandbox(policy=REPORT_ONLY_POLICY, python_runtime=python_runtime)
+        self.checks: list[Check] = []
+        self.startup_fuel = 0
+
+    def run(self) -> list[Check]:
+        steps: list[tuple[str, Callable[[], tuple[str, dict[str, object]]]]] = [
+            ("runtime", self.check_runtime),
+            ("hello", self.check_hello),
+            ("latency", self.check_latency),
+            ("deadline-busy-loop", self.check_deadline_loop),
+            ("deadline-sleep", self.check_deadline_sleep),
+            ("fuel", self.check_fuel),
+            ("fuel-per-second", self.check_fuel_rate),
+            ("memory-cap", self.check_memory),
+            ("stdout-cap", self.check_stdout_cap),
+            ("stderr-cap", self.check_stderr_cap),
+            ("no-preopens", self.check_no_preopens),
+            ("no-environment", self.check_no_environment),
+            ("no-network", self.check_no_network),
+            ("isolation", self.check_isolation),
+            ("audit-policy", self.check_audit),
+        ]
+        for name, step in steps:
+            try:
+                detail, data = step()
+                self.checks.append(Check(name, True, detail, data))
+            except _Failed as failed:
+                self.checks.append(Check(name, False, str(failed)))
+            except SandboxError as exc:
+                self.checks.append(Check(name, False, f"{type(exc).__name__}: {exc}"))
+                if name == "runtime":
+                    break  # nothing else can run without a runtime
+            except Exception as exc:  # a doctor reports, it never crashes
+                self.checks.append(Check(name, False, f"unexpected {type(exc).__name__}: {exc}"))
+        return self.checks
+
+    # -- the checks ---------------------------------------------------------------------
+    def check_runtime(self) -> tuple[str, dict[str, object]]:
+        # Loading verifies the pinned input and the variant in use (raises with a fix hint).
+        info = self.strict.runtime_info
+        plain = runtime_dir() / PYTHON_WASM_NAME
+        pinned = file_sha256(plain) if plain.is_file() else "missing"
+        _expect(pinned == PYTHON_WASM_SHA256,
+                f"{plain}: SHA-256 {pinned}, pinned {PYTHON_WASM_SHA256}")
+        data = info.model_dump()
+        data["pinned_input_sha256"] = pinned
+        return (f"{info.name} {info.version} sha256={info.sha256[:16]}... "
+                f"(pinned input {pinned[:16]}... verified) wasmtime {info.wasmtime}"), data
+
+    def check_hello(self) -> tuple[str, dict[str, object]]:
+        result = self.strict.execute("print('hello from the sandbox')")
+        _expect(result.status == "succeeded" and result.stdout == "hello from the sandbox\n",
+                _describe(result))
+        self.startup_fuel = result.metrics.fuel_consumed
+        return f"{result.metrics.fuel_consumed:,} fuel", {"fuel": result.metrics.fuel_consumed}
+
+    def check_latency(self) -> tuple[str, dict[str, object]]:
+        walls, guest = [], []
+        for i in range(self.samples):
+            started = time.perf_counter()
+            result = self.strict.execute(f"print({i})")
+            walls.append((time.perf_counter() - started) * 1000)
+            guest.append(result.metrics.execution_time_ms)
+            _expect(result.stdout == f"{i}\n", _describe(result))
+        walls.sort()
+        p95 = walls[min(len(walls) - 1, int(len(walls) * 0.95))]
+        data = {"samples": len(walls), "median_ms": round(statistics.median(walls), 2),
+                "p95_ms": round(p95, 2), "guest_median_ms": round(statistics.median(guest), 2)}
+        return (f"print(): median {data['median_ms']} ms, p95 {data['p95_ms']} ms end to end "
+                f"({len(walls)} runs)"), data
+
+    def check_deadline_loop(self) -> tuple[str, dict[str, object]]:
+        result = self.strict.execute("while True:\n    pass", timeout_ms=300)
+        _within_deadline(result, 300)
+        ms = result.metrics.execution_time_ms
+        return f"busy loop stopped after {ms:.0f} ms (deadline 300 ms)", {"stopped_ms": ms}
+
+    def check_deadline_sleep(self) -> tuple[str, dict[str, object]]:
+        result = self.strict.execute("import time\ntime.sleep(3600)", timeout_ms=300)
+        _within_deadline(result, 300)
+        ms = result.metrics.execution_time_ms
+        return f"time.sleep(3600) stopped after {ms:.0f} ms (deadline 300 ms)", {"stopped_ms": ms}
+
+    def check_fuel(self) -> tuple[str, dict[str, object]]:
+        # Fuel counts from interpreter start-up: give the loop 100 M more than a print().
+        budget = self.startup_fuel + 100_000_000
+        result = self.strict.execute("i = 0\nwhile True:\n    i += 1",
+                                     limits={"fuel": budget, "timeout_ms": 10_000})
+        _expect(result.status == "fuel_exhausted" and result.exit_code == 124,
+                _describe(result))
+        _expect(result.metrics.fuel_consumed == budget,
+                f"consumed {result.metrics.fuel_consumed:,} of a {budget:,} budget")
+        return f"stopped at exactly {budget:,} fuel", {"budget": budget}
+
+    def check_fuel_rate(self) -> tuple[str, dict[str, object]]:
+        # Two fuel-bounded busy loops: the difference of their budgets over the difference of
+        # their run times is the guest's burn rate, start-up cost cancelled out. (Fuel read
+        # back after a deadline trap under-counts tight loops, so a timeout cannot measure it.)
+        times = []
+        budgets = (1_000_000_000, 2_000_000_000)
+        for budget in budgets:
+            result = self.strict.execute("i = 0\nwhile True:\n    i += 1",
+                                         limits={"fuel": budget, "timeout_ms": 30_000})
+            _expect(result.status == "fuel_exhausted", _describe(result))
+            times.append(result.metrics.execution_time_ms / 1000)
+        _expect(times[1] > times[0], f"run times {times} do not grow with the budget")
+        rate = (budgets[1] - budgets[0]) / (times[1] - times[0])
+        limits = Limits()
+        # The derived budget must leave the wall clock as the limit that normally fires.
+        headroom = limits.effective_fuel / (rate * limits.timeout_ms / 1000)
+        _expect(headroom > 1, f"the default fuel budget runs out before the default deadline "
+                              f"({headroom:.2f}x)")
+        return (f"{rate / 1e9:.2f} G fuel/s; the default budget is {headroom:.1f}x what the "
+                "default deadline can burn"), {
+                    "fuel_per_second": round(rate), "default_budget": limits.effective_fuel,
+                    "budget_headroom": round(headroom, 2)}
+
+    def check_memory(self) -> tuple[str, dict[str, object]]:
+        cap_mb = 64
+        code = "chunks = []\nwhile True:\n    chunks.append(bytearray(1 << 20))"
+        result = self.strict.execute(code, memory_mb=cap_mb, timeout_ms=10_000)
+        contained = (
+            (result.status == "failed" and result.error is not None
+             and result.error.type == "MemoryError")
+            or result.status == "memory_exceeded"
+        )
+        _expect(contained, _describe(result))
+        peak = result.metrics.peak_memory_bytes
+        _expect(peak <= cap_mb * 1024 * 1024, f"peak {peak:,} bytes above the {cap_mb} MiB cap")
+        return (f"allocation stopped at {peak / 2**20:.0f} MiB of a {cap_mb} MiB cap "
+                f"({result.status}, {result.error.type if result.error else ''})"), {
+                    "cap_mb": cap_mb, "peak_bytes": peak}
+
+    def _check_cap(self, stream: str, limit_name: str) -> tuple[str, dict[str, object]]:
+        cap = 1000
+        code = f"import sys\nsys.{stream}.write('x' * 100_000)\nsys.{stream}.flush()"
+        result = self.open.execute(code, limits={limit_name: cap})
+        text = result.stdout if stream == "stdout" else result.stderr
+        truncated = result.stdout_truncated if stream == "stdout" else result.stderr_truncated
+        _expect(result.status == "succeeded", _describe(result))
+        _expect(len(text.encode()) == cap and truncated,
+                f"kept {len(text.encode())} bytes (truncated={truncated}) with a cap of {cap}")
+        return f"kept {cap} of 100,000 bytes, marked truncated", {"cap": cap}
+
+    def check_stdout_cap(self) -> tuple[str, dict[str, object]]:
+        return self._check_cap("stdout", "max_stdout_bytes")
+
+    def check_stderr_cap(self) -> tuple[str, dict[str, object]]:
+        return self._check_cap("stderr", "max_stderr_bytes")
+
+    def check_no_preopens(self) -> tuple[str, dict[str, object]]:
+        with tempfile.TemporaryDirectory(prefix="sandbox-wasm-doctor-") as tmp:
+            canary = Path(tmp) / "canary.txt"
+            secret = f"doctor-canary-{os.getpid()}-{time.time_ns()}"
+            canary.write_text(secret)
+            targets = [str(canary), tmp, os.getcwd(), str(Path.home()), "/", ".", "/etc/passwd",
+                       "/proc/self/environ", str(runtime_dir())]
+            code = (
+                "import io, os\n"
+                f"targets = {targets!r}\n"
+                "reached = []\n"
+                "for path in targets:\n"
+                "    for attempt in (lambda: os.listdir(path), lambda: io.open(path).read(),\n"
+                "                    lambda: io.open(path + '/doctor-write.txt', 'w')):\n"
+                "        try:\n"
+                "            attempt()\n"
+                "            reached.append(path)\n"
+                "        except OSError:\n"
+                "            pass\n"
+                "fds = []\n"
+                "for fd in range(3, 64):\n"
+                "    try:\n"
+                "        os.read(fd, 1)\n"
+                "        fds.append(fd)\n"
+                "    except OSError:\n"
+                "        pass\n"
+                "print(sorted(set(reached)), fds)\n"
+            )
+            result = self.open.execute(code)
+            _expect(result.status == "succeeded", _describe(result))
+            _expect(result.stdout == "[] []\n", f"the guest reached host paths: {result.stdout}")
+            _expect(secret not in result.model_dump_json(), "the canary file leaked")
+            _expect(sorted(os.listdir(tmp)) == ["canary.txt"] and canary.read_text() == secret,
+                    "the host directory changed")
+        return (f"{len(targets)} host paths unreachable (read, list, write); no readable "
+                "descriptor beyond stdio"), {"paths": targets}
+
+    def check_no_environment(self) -> tuple[str, dict[str, object]]:
+        secret = f"doctor-env-{os.getpid()}-{time.time_ns()}"
+        previous = os.environ.get(CANARY_ENV)
+        os.environ[CANARY_ENV] = secret
+        try:
+            result = self.open.execute("import os\nprint(dict(os.environ), os.getenv("
+                                       f"{CANARY_ENV!r}))")
+        finally:
+            if previous is None:
+                os.environ.pop(CANARY_ENV, None)
+            else:
+                os.environ[CANARY_ENV] = previous
+        _expect(result.status == "succeeded" and result.stdout == "{} None\n",
+                f"{_describe(result)} stdout={result.stdout[:200]!r}")
+        _expect(secret not in result.model_dump_json(), "the canary variable leaked")
+        return (f"guest environment is empty (host has {len(os.environ)} variables and a "
+                "canary)"), {}
+
+    def check_no_network(self) -> tuple[str, dict[str, object]]:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:
+            listener.bind(("127.0.0.1", 0))
+            listener.listen(4)
+            listener.setblocking(False)
+            port = listener.getsockname()[1]
+            code = (
+                "import socket\n"
+                "outcomes = []\n"
+                "for attempt in (\n"
+                f"    lambda: socket.socket().connect(('127.0.0.1', {port})),\n"
+                f"    lambda: socket.create_connection(('127.0.0.1', {port}), timeout=1),\n"
+                "    lambda: socket.getaddrinfo('localhost', 80),\n"
+                "    lambda: socket.socket(socket.AF_INET, socket.SOCK_DGRAM)"
+                f".sendto(b'x', ('127.0.0.1', {port})),\n"
+                "):\n"
+                "    try:\n"
+                "        attempt()\n"
+                "        outcomes.append('reached')\n"
+                "    except Exception as exc:\n"
+                "        outcomes.append(type(exc).__name__)\n"
+                "print(outcomes)\n"
+            )
+            result = self.open.execute(code)
+            try:
+                listener.accept()
+                connected = True
+            except BlockingIOError:
+                connected = False
+        _expect(result.status == "succeeded", _describe(result))
+        _expect("reached" not in result.stdout, f"a network call succeeded: {result.stdout}")
+        _expect(not connected, "the host listener received a connection")
+        return f"connect, DNS and UDP all fail: {result.stdout.strip()}", {}
+
+    def check_isolation(self) -> tuple[str, dict[str, object]]:
+        first = self.open.execute("import json, builtins\njson.MARK = 1\nbuiltins.MARK = 1\n"
+                                  "GLOBAL_MARK = 1\nprint('set')")
+        second = self.open.execute("import json, builtins\nprint(hasattr(json, 'MARK'), "
+                                   "hasattr(builtins, 'MARK'), 'GLOBAL_MARK' in globals())")
+        _expect(first.stdout == "set\n", _describe(first))
+        _expect(second.stdout == "False False False\n",
+                f"state survived between executions: {second.stdout!r}")
+        return "no module, builtin or global state survives an execution", {}
+
+    def check_audit(self) -> tuple[str, dict[str, object]]:
+        result = self.strict.execute("import os\nprint(os.listdir('/'))")
+        _expect(result.status == "blocked" and result.exit_code == 1 and result.stdout == "",
+                _describe(result))
+        return "strict policy refuses `import os` before running it", {}
+
+
+def _print_text(checks: Sequence[Check]) -> None:
+    width = max(len(check.name) for check in checks)
+    for check in checks:
+        print(f"{check.name:<{width}}  {'ok' if check.ok else 'FAIL':<4}  {check.detail}")
+    failed = [check.name for check in checks if not check.ok]
+    print(f"{'doctor':<{width}}  {'FAIL' if failed else 'ok':<4}  "
+          + (f"{len(failed)} check(s) failed: {', '.join(failed)}" if failed
+             else f"all {len(checks)} checks hold on this host"))
+
+
+def main(argv: Sequence[str]) -> int:
+    """Entry point of `wasm-exec doctor`; returns the exit status."""
+    parser = _Parser(
+        prog="wasm-exec doctor",
+        description="Self-test: prove on this host that every limit fires and the sandbox "
+        "has no files, environment or network. Exit 0 only when every check holds.",
+    )
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--python-runtime", choices=("auto", "snapshot", "bigstack", "plain"),
+                        help="which Python runtime variant to test (default: auto)")
+    parser.add_argument("--samples", type=int, default=20, help="latency samples (default 20)")
+    try:
+        args = parser.parse_args(list(argv))
+        if args.samples < 1:
+            raise _UsageError("--samples must be at least 1")
+    except _UsageError as exc:
+        print(f"wasm-exec doctor: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except SystemExit as exc:  # --help
+        return int(exc.code or 0)
+    checks = Doctor(args.python_runtime, args.samples).run()
+    ok = all(check.ok for check in checks)
+    if args.json:
+        print(json.dumps({"ok": ok, "checks": [asdict(check) for check in checks]}, indent=2))
+    else:
+        _print_text(checks)
+    return EXIT_OK if ok else EXIT_FAILED

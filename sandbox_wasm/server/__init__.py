@@ -1,0 +1,64 @@
+"""The gateways: an HTTP service (FastAPI) and an MCP server around the sandbox.
+
+Needs the `server` extra: `pip install 'sandbox-wasm[server]'`. Start them with
+`wasm-exec serve` and `wasm-exec mcp`, or build the apps here to embed them. Names are
+loaded on first use, so the HTTP side never imports the MCP SDK and vice versa.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._http import create_app
+    from ._jobs import InMemoryJobStore, JobStore
+    from ._mcp import create_mcp_server
+    from ._schemas import (
+        ErrorResponse,
+        Job,
+        JobAccepted,
+        SafeExecLimits,
+        SafeExecRequest,
+        SandboxToolRequest,
+        SandboxToolResult,
+    )
+    from ._settings import GatewaySettings, settings_from_env
+
+_EXPORTS = {
+    "create_app": "._http",
+    "InMemoryJobStore": "._jobs",
+    "JobStore": "._jobs",
+    "create_mcp_server": "._mcp",
+    "ErrorResponse": "._schemas",
+    "Job": "._schemas",
+    "JobAccepted": "._schemas",
+    "SafeExecLimits": "._schemas",
+    "SafeExecRequest": "._schemas",
+    "SandboxToolRequest": "._schemas",
+    "SandboxToolResult": "._schemas",
+    "GatewaySettings": "._settings",
+    "settings_from_env": "._settings",
+}
+
+__all__ = [
+    "ErrorResponse",
+    "GatewaySettings",
+    "InMemoryJobStore",
+    "Job",
+    "JobAccepted",
+    "JobStore",
+    "SafeExecLimits",
+    "SafeExecRequest",
+    "SandboxToolRequest",
+    "SandboxToolResult",
+    "create_app",
+    "create_mcp_server",
+    "settings_from_env",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(_EXPORTS[name], __name__), name)

@@ -1,0 +1,554 @@
+"""The HTTP gateway: FastAPI routes around one shared, thread-safe `Sandbox`.
+
+request -> guard (rate limit, body cap) -> validation (400/413) -> worker pool (503 when
+full) -> audit + sandbox run on a worker thread -> result. Anything a client sends ends in
+a 2xx or 4xx with a JSON error body; a 5xx means the server is overloaded or cannot reach
+its shared job store (503), or has a bug of ours (500).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+import uuid
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Query, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .. import __version__
+from .._errors import InvalidRequestError, SandboxError, SourceTooLargeError
+from .._executor import Sandbox, coerce_source
+from .._models import ErrorInfo, ExecutionResult, Language, TimeoutProfile
+from ._jobs import InMemoryJobStore, JobStore, JobStoreUnavailable
+from ._metrics import CONTENT_TYPE, GatewayMetrics
+from ._pool import PoolSaturated, WorkerPool
+from ._ratelimit import RateLimiter
+from ._schemas import (
+    DEFAULT_PROFILE,
+    DEMO_SCRIPT,
+    EXECUTE_DESCRIPTION,
+    ErrorBody,
+    ErrorDetail,
+    ErrorResponse,
+    Job,
+    JobAccepted,
+    SafeExecRequest,
+    SandboxToolHttpResult,
+    SandboxToolRequest,
+    SandboxToolResult,
+)
+from ._settings import GatewaySettings
+
+logger = logging.getLogger("sandbox_wasm.server")
+
+RATE_LIMITED_PREFIX = "/v1/tools/"
+#: Seconds a client is told to wait when every worker is busy and the queue is full.
+OVERLOAD_RETRY_AFTER = 1
+#: Seconds a client is told to wait when the shared job store (Redis) cannot be reached.
+JOB_STORE_RETRY_AFTER = 2
+
+_STATUS_CODES = {
+    404: "not_found", 405: "method_not_allowed",
+    406: "not_acceptable", 413: "payload_too_large", 415: "unsupported_media_type",
+}
+
+
+class ApiError(Exception):
+    """A refusal with its HTTP status, error code and (for metrics) rejection reason."""
+
+    def __init__(
+        self, status: int, code: str, message: str, *, field: str | None = None,
+        details: Sequence[ErrorDetail] = (), headers: dict[str, str] | None = None,
+        reason: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.body = ErrorResponse(error=ErrorBody(
+            code=code, message=message, field=field,
+            details=list(details) or [ErrorDetail(field=field, message=message)],
+        ))
+        self.headers = headers
+        self.reason = reason
+
+    def response(self) -> JSONResponse:
+        return JSONResponse(
+            self.body.model_dump(mode="json"), status_code=self.status, headers=self.headers
+        )
+
+
+def _field_path(loc: Sequence[object]) -> str:
+    parts = [str(p) for p in loc]
+    if parts and parts[0] in ("body", "query", "path", "header"):
+        parts = parts[1:]
+    return ".".join(parts) or "body"
+
+
+def _validation_error(exc: RequestValidationError) -> ApiError:
+    details: list[ErrorDetail] = []
+    invalid_json = False
+    for error in exc.errors():
+        if error.get("type") == "json_invalid":
+            invalid_json = True
+            reason = (error.get("ctx") or {}).get("error", "invalid JSON")
+            position = error["loc"][-1]
+            details.append(ErrorDetail(
+                field="body", message=f"request body is not valid JSON: {reason} at {position}"
+            ))
+            continue
+        field = _field_path(error.get("loc", ()))
+        details.append(ErrorDetail(field=field, message=f"{field}: {error.get('msg')}"))
+    first = details[0] if details else ErrorDetail(field=None, message="invalid request")
+    return ApiError(
+        400, "invalid_json" if invalid_json else "invalid_request",
+        "; ".join(d.message for d in details) or first.message,
+        field=first.field, details=details, reason="invalid_request",
+    )
+
+
+class _RequestGuard:
+    """ASGI middleware applying the per-client rate limit (on /v1/tools/*) and the request
+    body cap, both before the body is read: a flood or an oversized body is refused without
+    costing memory or a worker."""
+
+    def __init__(
+        self, app: ASGIApp, *, limiter: RateLimiter | None, max_body_bytes: int,
+        metrics: GatewayMetrics,
+    ) -> None:
+        self.app = app
+        self.limiter = limiter
+        self.max_body_bytes = max_body_bytes
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if self.limiter is not None and scope["path"].startswith(RATE_LIMITED_PREFIX):
+            client = scope.get("client")
+            retry_after = self.limiter.check(client[0] if client else "unknown")
+            if retry_after is not None:
+                self.metrics.reject("rate_limited")
+                error = ApiError(
+                    429, "rate_limited",
+                    f"over the limit of {self.limiter.per_minute} requests a minute; "
+                    f"retry in {retry_after} s",
+                    headers={"Retry-After": str(retry_after)},
+                )
+                await error.response()(scope, receive, send)
+                return
+        if scope["method"] in ("POST", "PUT", "PATCH"):
+            body = await self._read_body(scope, receive, send)
+            if body is None:
+                return
+            receive = _replay(body, receive)
+        await self.app(scope, receive, send)
+
+    async def _read_body(self, scope: Scope, receive: Receive, send: Send) -> bytes | None:
+        """The whole body, or None after answering 413 (or on a client disconnect)."""
+        declared = dict(scope["headers"]).get(b"content-length")
+        too_large = declared is not None and declared.isdigit() and (
+            int(declared) > self.max_body_bytes
+        )
+        chunks: list[bytes] = []
+        size = 0
+        while not too_large:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return None
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body_bytes:
+                too_large = True
+                break
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+        self.metrics.reject("body_too_large")
+        error = ApiError(
+            413, "payload_too_large",
+            f"request body is over the limit of {self.max_body_bytes} bytes",
+            field="body",
+        )
+        await error.response()(scope, receive, send)
+        return None
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+class _Gateway:
+    """What the routes share: the sandbox, the pool, the job store and the metrics."""
+
+    def __init__(
+        self, settings: GatewaySettings, sandbox: Sandbox, jobs: JobStore
+    ) -> None:
+        self.settings = settings
+        self.sandbox = sandbox
+        self.jobs = jobs
+        self.pool = WorkerPool(settings.workers, settings.queue)
+        self.metrics = GatewayMetrics(self.pool)
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # -- validation before anything is queued ----------------------------------------
+    def check_source(self, code: str, field: str) -> None:
+        try:
+            coerce_source(code, self.settings.max_source_bytes)
+        except SourceTooLargeError as exc:
+            raise ApiError(
+                413, "source_too_large", str(exc), field=field, reason="source_too_large"
+            ) from None
+        except InvalidRequestError as exc:
+            raise ApiError(
+                400, "invalid_request", f"{field}: {exc}", field=field, reason="invalid_request"
+            ) from None
+
+    def overloaded(self) -> ApiError:
+        return ApiError(
+            503, "overloaded",
+            f"all {self.pool.workers} workers are busy and the queue of "
+            f"{self.pool.queue_capacity} is full; retry shortly",
+            headers={"Retry-After": str(OVERLOAD_RETRY_AFTER)}, reason="overloaded",
+        )
+
+    # -- execution ---------------------------------------------------------------------
+    def _work(
+        self, code: str, language: Language, limits: dict[str, int],
+        profile: TimeoutProfile | None,
+    ) -> ExecutionResult:
+        """Runs on a worker thread."""
+        start = time.perf_counter()
+        result = self.sandbox.execute(code, language=language, limits=limits, profile=profile)
+        self.metrics.observe(result, time.perf_counter() - start)
+        return result
+
+    def _task(
+        self, code: str, language: Language, limits: dict[str, int],
+        profile: TimeoutProfile | None = None,
+    ) -> functools.partial[ExecutionResult]:
+        limits = {**limits, "max_source_bytes": self.settings.max_source_bytes}
+        return functools.partial(self._work, code, language, limits, profile)
+
+    async def execute(
+        self, code: str, *, field: str, language: Language = "python",
+        limits: dict[str, int] | None = None, profile: TimeoutProfile | None = None,
+    ) -> ExecutionResult:
+        self.check_source(code, field)
+        try:
+            return await self.pool.run(self._task(code, language, limits or {}, profile))
+        except PoolSaturated:
+            raise self.overloaded() from None
+        except SourceTooLargeError as exc:
+            raise ApiError(
+                413, "source_too_large", str(exc), field=field, reason="source_too_large"
+            ) from None
+        except InvalidRequestError as exc:
+            # Fields are validated before this point; these are what only the library knows
+            # (e.g. a language whose runtime this build lacks).
+            message = str(exc)
+            where = "language" if "language" in message else (
+                "limits" if message.startswith("invalid limits") else field
+            )
+            raise ApiError(
+                400, "invalid_request", message, field=where, reason="invalid_request"
+            ) from None
+        except SandboxError as exc:
+            # The runtime is missing or unusable: the server's problem, not the client's.
+            logger.error("sandbox runtime unavailable: %s", exc)
+            raise ApiError(500, "runtime_unavailable", str(exc)) from None
+
+    async def submit_job(
+        self, code: str, *, language: Language, limits: dict[str, int]
+    ) -> JobAccepted:
+        self.check_source(code, "code")
+        job_id = uuid.uuid4().hex
+        await self.jobs.create(job_id)
+        loop = asyncio.get_running_loop()
+
+        def started() -> None:
+            asyncio.run_coroutine_threadsafe(self._mark_running(job_id), loop)
+
+        try:
+            future = self.pool.submit(self._task(code, language, limits), on_start=started)
+        except PoolSaturated:
+            await self.jobs.discard(job_id)
+            raise self.overloaded() from None
+        task = asyncio.create_task(self._complete(job_id, asyncio.wrap_future(future)))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return JobAccepted(job_id=job_id, status="queued")
+
+    async def _mark_running(self, job_id: str) -> None:
+        try:
+            await self.jobs.mark_running(job_id)
+        except JobStoreUnavailable:
+            # Readers see "queued" a little longer; the job runs all the same.
+            logger.warning("could not mark job %s running", job_id)
+
+    async def _complete(self, job_id: str, future: asyncio.Future[ExecutionResult]) -> None:
+        result: ExecutionResult | None = None
+        error: ErrorInfo | None = None
+        try:
+            result = await future
+        except InvalidRequestError as exc:
+            error = ErrorInfo(type="InvalidRequest", message=str(exc))
+        except SandboxError as exc:
+            error = ErrorInfo(type="RuntimeUnavailable", message=str(exc))
+        except Exception as exc:
+            logger.exception("background job %s failed", job_id)
+            error = ErrorInfo(type="InternalError", message=type(exc).__name__)
+        try:
+            await self.jobs.finish(job_id, result=result, error=error)
+        except JobStoreUnavailable:
+            logger.error("the result of job %s is lost: the job store cannot be reached", job_id)
+
+    async def close(self) -> None:
+        self.pool.shutdown()
+        for task in list(self._tasks):
+            task.cancel()
+        await self.jobs.close()
+
+
+class Health(BaseModel):
+    """Liveness and load of the gateway."""
+
+    status: str
+    version: str
+    workers: int
+    busy: int
+    queued: int
+    queue_capacity: int
+
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorResponse, "description": "Invalid JSON or field (the field is named)."},
+    413: {"model": ErrorResponse, "description": "Source or body over the size limit."},
+    429: {"model": ErrorResponse, "description": "Over the per-client rate limit (Retry-After)."},
+    503: {"model": ErrorResponse, "description": "All workers busy, queue full; see Retry-After."},
+}
+_JOB_ERRORS: dict[int | str, dict[str, Any]] = {
+    **_ERRORS,
+    503: {"model": ErrorResponse, "description": "All workers busy, queue full, or the shared "
+          "job store unreachable; see Retry-After."},
+}
+
+
+def _job_store(settings: GatewaySettings) -> JobStore:
+    if settings.redis_url is None:
+        return InMemoryJobStore(
+            ttl_seconds=settings.job_ttl_seconds, max_finished=settings.max_jobs
+        )
+    from ._redis_jobs import RedisJobStore
+
+    return RedisJobStore(
+        settings.redis_url, ttl_seconds=settings.job_ttl_seconds,
+        lease_seconds=settings.job_lease_seconds,
+    )
+
+
+def create_app(
+    settings: GatewaySettings | None = None, *, sandbox: Sandbox | None = None,
+    job_store: JobStore | None = None,
+) -> FastAPI:
+    """The gateway as an ASGI app (run it with uvicorn, one process per app: the rate
+    limiter lives in memory, and so do async jobs unless `settings.redis_url` is set)."""
+    settings = settings or GatewaySettings()
+    gateway = _Gateway(settings, sandbox or Sandbox(), job_store or _job_store(settings))
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await asyncio.to_thread(gateway.sandbox.warm_up)
+        await gateway.jobs.start()
+        yield
+        await gateway.close()
+
+    app = FastAPI(
+        title="sandbox-wasm gateway",
+        version=__version__,
+        description=(
+            "Audit and run untrusted Python in a fresh CPython-WebAssembly sandbox: no host "
+            "files, network or environment; a deadline, a memory cap and an instruction "
+            "budget on every run. Errors are JSON: `{\"error\": {code, message, field, "
+            "details}}`."
+        ),
+        lifespan=lifespan,
+    )
+    app.state.gateway = gateway
+    limiter = RateLimiter(settings.rate_limit) if settings.rate_limit else None
+    app.add_middleware(
+        _RequestGuard, limiter=limiter, max_body_bytes=settings.max_body_bytes,
+        metrics=gateway.metrics,
+    )
+
+    # -- errors ------------------------------------------------------------------------
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        if exc.reason is not None:
+            gateway.metrics.reject(exc.reason)
+        return exc.response()
+
+    @app.exception_handler(JobStoreUnavailable)
+    async def _store_down(request: Request, exc: JobStoreUnavailable) -> JSONResponse:
+        return await _api_error(request, ApiError(
+            503, "job_store_unavailable", f"{exc}; retry shortly",
+            headers={"Retry-After": str(JOB_STORE_RETRY_AFTER)},
+            reason="job_store_unavailable",
+        ))
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        error = _validation_error(exc)
+        content_type = request.headers.get("content-type", "")
+        if error.body.error.field == "body" and "json" not in content_type:
+            error = ApiError(
+                400, "invalid_request",
+                f"{error.body.error.message} (send JSON with content-type: application/json; "
+                f"got {content_type or 'no content-type'})",
+                field="body", reason="invalid_request",
+            )
+        return await _api_error(request, error)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400:
+            # FastAPI's only plain 400: a body that json.loads could not even decode
+            # (not UTF-8, nested too deep, a number too long).
+            return await _api_error(request, ApiError(
+                400, "invalid_json", f"request body is not valid JSON ({exc.detail})",
+                field="body", reason="invalid_request",
+            ))
+        code = _STATUS_CODES.get(exc.status_code, "http_error")
+        error = ApiError(exc.status_code, code, str(exc.detail), headers=exc.headers)
+        return error.response()
+
+    @app.exception_handler(Exception)
+    async def _bug(request: Request, exc: Exception) -> JSONResponse:
+        logger.exception("unhandled error on %s %s", request.method, request.url.path)
+        return ApiError(500, "internal_error", "internal server error").response()
+
+    # -- routes ------------------------------------------------------------------------
+    @app.post(
+        "/v1/tools/safe-exec", response_model=ExecutionResult, responses=_ERRORS,
+        summary="Audit and run code; wait for the full result",
+    )
+    async def safe_exec(body: SafeExecRequest) -> ExecutionResult:
+        return await gateway.execute(
+            body.code, field="code", language=body.language,
+            limits=body.limits.as_limits(settings.max_source_bytes),
+        )
+
+    @app.post(
+        "/v1/tools/safe-exec/async", status_code=202, response_model=JobAccepted,
+        responses=_JOB_ERRORS, summary="Audit and run code in the background; poll the job",
+    )
+    async def safe_exec_async(body: SafeExecRequest, response: Response) -> JobAccepted:
+        accepted = await gateway.submit_job(
+            body.code, language=body.language,
+            limits=body.limits.as_limits(settings.max_source_bytes),
+        )
+        response.headers["Location"] = f"/v1/jobs/{accepted.job_id}"
+        return accepted
+
+    @app.get(
+        "/v1/jobs/{job_id}", response_model=Job,
+        responses={
+            404: {"model": ErrorResponse, "description": "Unknown or evicted job."},
+            503: {"model": ErrorResponse,
+                  "description": "The shared job store is unreachable; see Retry-After."},
+        },
+        summary="State and (when done) result of a background execution",
+    )
+    async def get_job(job_id: str) -> Job:
+        job = await gateway.jobs.get(job_id)
+        if job is None:
+            raise ApiError(
+                404, "job_not_found",
+                f"no job {job_id!r} (unknown, or finished more than "
+                f"{settings.job_ttl_seconds:g} s ago and evicted)",
+                field="job_id",
+            )
+        return job
+
+    @app.post(
+        "/v1/tools/execute_python_sandbox", response_model=SandboxToolHttpResult,
+        responses=_ERRORS, summary="The execute_python_sandbox tool (same schema as MCP)",
+        description=EXECUTE_DESCRIPTION,
+    )
+    async def execute_python_sandbox(
+        body: SandboxToolRequest | None = None,
+        demo: Annotated[bool, Query(
+            description="Run the built-in demo script instead of python_script (which may "
+            "then be omitted); the response says so."
+        )] = False,
+    ) -> SandboxToolHttpResult:
+        profile = body.timeout_profile if body is not None else DEFAULT_PROFILE
+        if demo:
+            script = DEMO_SCRIPT
+        elif body is None:
+            raise ApiError(
+                400, "invalid_request", "python_script: Field required",
+                field="python_script", reason="invalid_request",
+            )
+        else:
+            script = body.python_script
+        result = await gateway.execute(script, field="python_script", profile=profile)
+        return SandboxToolHttpResult(
+            **SandboxToolResult.of(result).model_dump(),
+            demo=demo, demo_script=DEMO_SCRIPT if demo else None,
+        )
+
+    @app.get("/healthz", response_model=Health, summary="Liveness and load")
+    async def healthz() -> Health:
+        pool = gateway.pool
+        return Health(
+            status="ok", version=__version__, workers=pool.workers, busy=pool.busy,
+            queued=pool.queued, queue_capacity=pool.queue_capacity,
+        )
+
+    @app.get(
+        "/metrics", response_class=Response, summary="Prometheus metrics",
+        responses={200: {"content": {CONTENT_TYPE: {}}}},
+    )
+    async def metrics() -> Response:
+        return Response(gateway.metrics.render(), media_type=CONTENT_TYPE)
+
+    _document_400_not_422(app)
+    return app
+
+
+def _document_400_not_422(app: FastAPI) -> None:
+    """FastAPI documents validation errors as 422 with its own body; this gateway answers
+    400 with an ErrorResponse, so the OpenAPI document says that instead."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = FastAPI.openapi(app)
+            for path in schema.get("paths", {}).values():
+                for operation in path.values():
+                    operation.get("responses", {}).pop("422", None)
+            components = schema.get("components", {}).get("schemas", {})
+            for name in ("HTTPValidationError", "ValidationError"):
+                components.pop(name, None)
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

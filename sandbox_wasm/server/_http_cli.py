@@ -1,0 +1,91 @@
+"""`wasm-exec serve`: the HTTP gateway under uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import NoReturn
+
+from pydantic import ValidationError
+
+from .._executor import Sandbox
+from ._settings import ENV_VARS, GatewaySettings, settings_from_env
+
+# uvicorn waits this long for in-flight requests on shutdown: the longest execution
+# (30 s) plus a margin, so a deploy does not cut a running request short.
+GRACEFUL_SHUTDOWN_SECONDS = 35
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    fields = GatewaySettings.model_fields
+
+    def helptext(name: str) -> str:
+        return f"{fields[name].description} [env {ENV_VARS[name]}]"
+
+    parser = _Parser(
+        prog="wasm-exec serve",
+        description="Serve the sandbox over HTTP (FastAPI + uvicorn; docs at /docs).",
+        epilog="Flags win over environment variables. One process: the rate limiter lives "
+        "in memory, and so do async jobs unless --redis-url shares them between replicas.",
+    )
+    parser.add_argument("--host", help=helptext("host") + " (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, help=helptext("port") + " (default 8000)")
+    parser.add_argument("--workers", type=int, help=helptext("workers") + " (default: CPUs)")
+    parser.add_argument("--queue", type=int, help=helptext("queue") + " (default 16)")
+    parser.add_argument("--rate-limit", type=int, help=helptext("rate_limit") + " (default 60)")
+    parser.add_argument("--max-source-bytes", type=int, help=helptext("max_source_bytes"))
+    parser.add_argument("--job-ttl-seconds", type=float, help=helptext("job_ttl_seconds"))
+    parser.add_argument("--max-jobs", type=int, help=helptext("max_jobs"))
+    parser.add_argument("--redis-url", help=helptext("redis_url"))
+    parser.add_argument("--job-lease-seconds", type=float, help=helptext("job_lease_seconds"))
+    parser.add_argument(
+        "--log-level", choices=("critical", "error", "warning", "info", "debug"),
+        help=f"uvicorn log level [env {ENV_VARS['log_level']}]",
+    )
+    return parser
+
+
+def _settings(argv: list[str]) -> GatewaySettings:
+    args = _parser().parse_args(argv)
+    try:
+        return settings_from_env(**vars(args))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = str(first["loc"][0]) if first.get("loc") else "settings"
+        raise _UsageError(
+            f"invalid {name} ({ENV_VARS.get(name, name)}): {first['msg']}"
+        ) from None
+
+
+def main(argv: list[str]) -> int:
+    """Entry point of `wasm-exec serve`; returns the exit status."""
+    try:
+        settings = _settings(argv)
+    except _UsageError as exc:
+        print(f"wasm-exec serve: error: {exc}", file=sys.stderr)
+        return 2
+
+    import uvicorn
+
+    from ._http import create_app
+
+    sandbox = Sandbox()
+    # Fail now, with the library's message, if the runtime is missing or tampered with.
+    sandbox.warm_up()
+    uvicorn.run(
+        create_app(settings, sandbox=sandbox),
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level,
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+    )
+    return 0

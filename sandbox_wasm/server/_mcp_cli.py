@@ -1,0 +1,60 @@
+"""`wasm-exec mcp`: the MCP server over stdio (default) or streamable HTTP."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import NoReturn
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="wasm-exec mcp",
+        description="Serve the sandbox as an MCP server (tools execute_python_sandbox and "
+        "audit_python_code).",
+    )
+    parser.add_argument(
+        "--transport", choices=("stdio", "streamable-http"), default="stdio",
+        help="stdio (default; for a client that starts this process) or streamable-http",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="streamable-http: interface")
+    parser.add_argument("--port", type=int, default=8000, help="streamable-http: TCP port")
+    parser.add_argument(
+        "--workers", type=int, default=2, help="executions running at once (default 2)"
+    )
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    """Entry point of `wasm-exec mcp`; returns the exit status."""
+    try:
+        args = _parser().parse_args(argv)
+        if args.workers < 1:
+            raise _UsageError("--workers must be at least 1")
+        if not 0 <= args.port <= 65_535:
+            raise _UsageError("--port must be between 0 and 65535")
+    except _UsageError as exc:
+        print(f"wasm-exec mcp: error: {exc}", file=sys.stderr)
+        return 2
+
+    from .._executor import Sandbox
+    from ._mcp import create_mcp_server
+
+    sandbox = Sandbox()
+    # Fail now, with the library's message, if the runtime is missing or tampered with.
+    sandbox.warm_up()
+    server = create_mcp_server(sandbox, workers=args.workers)
+    if args.transport == "stdio":
+        server.run("stdio")
+    else:
+        server.run("streamable-http", host=args.host, port=args.port)
+    return 0

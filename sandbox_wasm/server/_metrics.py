@@ -1,0 +1,72 @@
+"""Prometheus metrics of the gateway, in a registry of its own (one per app)."""
+
+from __future__ import annotations
+
+import typing
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+
+from .._models import ExecutionResult, Status
+from ._pool import WorkerPool
+
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
+REJECTION_REASONS = (
+    "invalid_request", "source_too_large", "body_too_large", "rate_limited", "overloaded",
+)
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+
+
+class GatewayMetrics:
+    """Executions by status, their latency and fuel, and refused requests."""
+
+    def __init__(self, pool: WorkerPool) -> None:
+        self.registry = CollectorRegistry()
+        self.executions = Counter(
+            "sandbox_executions", "Executions finished, by outcome status.",
+            ["status"], registry=self.registry,
+        )
+        self.latency = Histogram(
+            "sandbox_execution_duration_seconds",
+            "Time on a worker per execution (audit and run).",
+            buckets=LATENCY_BUCKETS, registry=self.registry,
+        )
+        self.fuel = Counter(
+            "sandbox_fuel_consumed", "WebAssembly fuel consumed by executions.",
+            registry=self.registry,
+        )
+        self.rejected = Counter(
+            "sandbox_rejected_requests", "Requests refused before running, by reason.",
+            ["reason"], registry=self.registry,
+        )
+        busy = Gauge(
+            "sandbox_workers_busy", "Executions running now.", registry=self.registry
+        )
+        busy.set_function(lambda: pool.busy)
+        queued = Gauge(
+            "sandbox_queue_depth", "Executions waiting for a worker.", registry=self.registry
+        )
+        queued.set_function(lambda: pool.queued)
+        Gauge("sandbox_workers", "Worker threads.", registry=self.registry).set(pool.workers)
+        # Every label value is exported from the start, so dashboards see zeros, not gaps.
+        for status in typing.get_args(Status):
+            self.executions.labels(status=status)
+        for reason in REJECTION_REASONS:
+            self.rejected.labels(reason=reason)
+
+    def observe(self, result: ExecutionResult, seconds: float) -> None:
+        self.executions.labels(status=result.status).inc()
+        self.latency.observe(seconds)
+        self.fuel.inc(result.metrics.fuel_consumed)
+
+    def reject(self, reason: str) -> None:
+        self.rejected.labels(reason=reason).inc()
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

@@ -1,0 +1,250 @@
+"""Request and response models of the gateways, and the tool texts HTTP and MCP share.
+
+`execute_python_sandbox` has one schema whichever gateway serves it; its descriptions are
+built from the strict policy and the limit models, so what they promise is what runs.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .._audit import STRICT_POLICY
+from .._models import (
+    TIMEOUT_PROFILES,
+    ErrorInfo,
+    ExecutionResult,
+    Finding,
+    Language,
+    Limits,
+    SafetyVerdict,
+    Status,
+    TimeoutProfile,
+)
+
+#: Largest `python_script` the tool schema accepts (the library's default source limit).
+MAX_SCRIPT_CHARS = Limits().max_source_bytes
+DEFAULT_PROFILE: TimeoutProfile = "standard_5s"
+
+
+def _limit_field(name: str) -> object:
+    """An optional int with the same bounds and description as `Limits.<name>`, so the
+    OpenAPI docs and the 400s match what the library enforces."""
+    field = Limits.model_fields[name]
+    return Annotated[int, *field.metadata, Field(description=field.description)] | None
+
+
+_TimeoutMs = _limit_field("timeout_ms")
+_MemoryMb = _limit_field("memory_mb")
+_StdoutBytes = _limit_field("max_stdout_bytes")
+_StderrBytes = _limit_field("max_stderr_bytes")
+
+
+# -- /v1/tools/safe-exec -------------------------------------------------------------------
+class SafeExecLimits(BaseModel):
+    """Per-request limits; omitted ones take the library defaults."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    timeout_ms: _TimeoutMs = None  # type: ignore[valid-type]
+    max_memory_mb: _MemoryMb = None  # type: ignore[valid-type]
+    max_stdout_bytes: _StdoutBytes = None  # type: ignore[valid-type]
+    max_stderr_bytes: _StderrBytes = None  # type: ignore[valid-type]
+
+    def as_limits(self, max_source_bytes: int) -> dict[str, int]:
+        """The library's limit names (`max_memory_mb` is `memory_mb` there)."""
+        values = {
+            "timeout_ms": self.timeout_ms,
+            "memory_mb": self.max_memory_mb,
+            "max_stdout_bytes": self.max_stdout_bytes,
+            "max_stderr_bytes": self.max_stderr_bytes,
+            "max_source_bytes": max_source_bytes,
+        }
+        return {key: value for key, value in values.items() if value is not None}
+
+
+class SafeExecRequest(BaseModel):
+    """Audit and run `code` in a fresh sandbox instance."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{
+            "language": "python",
+            "code": "import json\nprint(json.dumps({'answer': 6 * 7}))",
+            "limits": {"timeout_ms": 2000, "max_memory_mb": 128},
+        }]},
+    )
+
+    language: Language = Field("python", description="Language of `code`.")
+    code: str = Field(description="The source to run (UTF-8; over the server's limit is 413).")
+    limits: SafeExecLimits = Field(default_factory=SafeExecLimits)
+
+
+JobState = Literal["queued", "running", "done"]
+
+
+class JobAccepted(BaseModel):
+    """An execution accepted for background running; poll `GET /v1/jobs/{job_id}`."""
+
+    job_id: str
+    status: JobState
+
+
+class Job(BaseModel):
+    """One background execution. `result` is set once `status` is `done`, unless the
+    execution could not run at all, in which case `error` says why."""
+
+    job_id: str
+    status: JobState
+    created_at: datetime
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    result: ExecutionResult | None = None
+    error: ErrorInfo | None = None
+
+
+# -- execute_python_sandbox (HTTP and MCP) -------------------------------------------------
+def _profiles_text() -> str:
+    names = [f"{name} ({ms // 1000} s)" for name, ms in TIMEOUT_PROFILES.items()]
+    return f"{', '.join(names[:-1])} or {names[-1]}; default {DEFAULT_PROFILE}"
+
+
+SCRIPT_DESCRIPTION = (
+    f"Python 3.12 source to audit and run, at most {MAX_SCRIPT_CHARS} characters "
+    f"({MAX_SCRIPT_CHARS // 1024} KiB of UTF-8). Print results to stdout; JSON is fine."
+)
+AUDIT_SCRIPT_DESCRIPTION = (
+    f"Python 3.12 source to check (not run), at most {MAX_SCRIPT_CHARS} characters."
+)
+PROFILE_DESCRIPTION = f"Wall-clock limit of the run: {_profiles_text()}."
+
+_DEFAULTS = Limits()
+EXECUTE_DESCRIPTION = f"""\
+Run a Python 3.12 script in a fresh, isolated CPython-in-WebAssembly sandbox and return its \
+stdout. Use it to compute rather than guess: math, text and data wrangling, JSON, small \
+simulations. Each call starts from scratch (no state carries over); there is no file system, \
+network, environment, subprocess or threads.
+
+The script is audited before it runs; a blocked script is not run (status "blocked", \
+exit_code 1, the reasons in ast_security_audit.flagged_calls). Only these modules may be \
+imported: {", ".join(sorted(STRICT_POLICY.allowed_modules or ()))}. Blocked calls: \
+{", ".join(sorted(STRICT_POLICY.blocked_calls))}; also dunder escape routes such as \
+__subclasses__, __globals__ and __builtins__. To check code without running it, use \
+audit_python_code.
+
+Limits: timeout_profile {_profiles_text()}; {_DEFAULTS.memory_mb} MiB memory; the first \
+{_DEFAULTS.max_stdout_bytes // 1024} KiB of stdout and {_DEFAULTS.max_stderr_bytes // 1024} KiB \
+of stderr are kept; the script is at most {MAX_SCRIPT_CHARS // 1024} KiB.
+
+Returns exit_code (0 success; 1 exception, blocked or syntax error; 124 timeout; 137 out of \
+memory), syntax_valid, simulated_stdout (what the script printed), ast_security_audit \
+{{safety_verdict: safe | flagged | blocked, flagged_calls}}, and status, stderr and error \
+for diagnosis."""
+
+AUDIT_DESCRIPTION = f"""\
+Check a Python 3.12 script against the sandbox's security policy without running it. Use it \
+to find out why execute_python_sandbox would refuse a script, or to vet code before running \
+it; it is as fast as a parse. Returns syntax_valid (and syntax_error), safety_verdict \
+(safe | flagged | blocked) and flagged_calls, each with name, kind \
+(import | call | attribute | name), line, col and the reason. Imports outside the allowlist \
+({", ".join(sorted(STRICT_POLICY.allowed_modules or ()))}), the calls \
+{", ".join(sorted(STRICT_POLICY.blocked_calls))} and dunder escape routes are blocked. \
+Script at most {MAX_SCRIPT_CHARS // 1024} KiB."""
+
+
+class SandboxToolRequest(BaseModel):
+    """The arguments of `execute_python_sandbox`."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [
+            {"python_script": "print(sum(range(10)))", "timeout_profile": "fast_1s"}
+        ]},
+    )
+
+    python_script: str = Field(description=SCRIPT_DESCRIPTION)
+    timeout_profile: TimeoutProfile = Field(DEFAULT_PROFILE, description=PROFILE_DESCRIPTION)
+
+
+class AstSecurityAudit(BaseModel):
+    """What the static audit found."""
+
+    safety_verdict: SafetyVerdict = Field(
+        description="safe; flagged (findings listed, code ran); blocked (code not run)."
+    )
+    flagged_calls: list[Finding] = Field(description="Each finding with its reason.")
+
+
+class SandboxToolResult(BaseModel):
+    """The outcome of `execute_python_sandbox`."""
+
+    exit_code: int = Field(
+        description="0 success; 1 exception, blocked or syntax error; 124 timeout; 137 memory."
+    )
+    syntax_valid: bool = Field(description="Whether the script parses as Python 3.12.")
+    simulated_stdout: str = Field(description="What the script printed (its real stdout).")
+    ast_security_audit: AstSecurityAudit
+    status: Status = Field(description="The sandbox's outcome, e.g. succeeded, blocked, timeout.")
+    stdout_truncated: bool = Field(description="True when stdout went over its cap.")
+    stderr: str = Field(description="What the script wrote to stderr (tracebacks).")
+    error: ErrorInfo | None = Field(description="Why it did not succeed, or null.")
+
+    @classmethod
+    def of(cls, result: ExecutionResult) -> SandboxToolResult:
+        return cls(
+            exit_code=result.exit_code,
+            syntax_valid=result.syntax_valid,
+            simulated_stdout=result.stdout,
+            ast_security_audit=AstSecurityAudit(
+                safety_verdict=result.audit.safety_verdict,
+                flagged_calls=result.audit.flagged_calls,
+            ),
+            status=result.status,
+            stdout_truncated=result.stdout_truncated,
+            stderr=result.stderr,
+            error=result.error,
+        )
+
+
+class SandboxToolHttpResult(SandboxToolResult):
+    """`SandboxToolResult` plus whether the built-in demo ran instead of a given script."""
+
+    demo: bool = Field(False, description="True when ?demo=true ran the built-in demo script.")
+    demo_script: str | None = Field(None, description="The demo script, when demo is true.")
+
+
+DEMO_SCRIPT = '''\
+# Built-in demo of the sandbox: pure computation, printed as text and JSON.
+import json
+import math
+import statistics
+
+primes = [n for n in range(2, 100) if all(n % d for d in range(2, math.isqrt(n) + 1))]
+print(f"{len(primes)} primes below 100, the last five: {primes[-5:]}")
+print(json.dumps({"count": len(primes), "mean": round(statistics.mean(primes), 3)}))
+'''
+
+
+# -- errors ------------------------------------------------------------------------------
+class ErrorDetail(BaseModel):
+    """One problem with the request."""
+
+    field: str | None = Field(description="Dotted path of the offending field, if any.")
+    message: str
+
+
+class ErrorBody(BaseModel):
+    """Why a request was refused."""
+
+    code: str = Field(description="Machine-readable reason, e.g. invalid_request, rate_limited.")
+    message: str
+    field: str | None = Field(None, description="The first offending field, if any.")
+    details: list[ErrorDetail] = Field(default_factory=list)
+
+
+class ErrorResponse(BaseModel):
+    """The body of every 4xx/5xx answer of the gateway."""
+
+    error: ErrorBody

@@ -1,0 +1,92 @@
+"""Gateway configuration: a pydantic model filled from defaults, `SANDBOX_WASM_*` environment
+variables and command-line flags (flags win over the environment)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Literal
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from .._models import KIB, MIB
+
+
+def _cpu_count() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+
+
+class GatewaySettings(BaseModel):
+    """How the HTTP gateway runs. Every field has a default and bounds."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    host: str = Field("127.0.0.1", description="Interface to listen on.")
+    port: int = Field(8000, ge=0, le=65_535, description="TCP port (0 picks a free one).")
+    workers: int = Field(
+        default_factory=_cpu_count, ge=1, le=256,
+        description="Executions running at once (threads; wasm releases the GIL).",
+    )
+    queue: int = Field(
+        16, ge=0, le=10_000,
+        description="Executions that may wait for a worker; beyond that requests get 503.",
+    )
+    rate_limit: int = Field(
+        60, ge=0, le=1_000_000,
+        description="Requests a minute per client on /v1/tools/*; 0 disables the limit.",
+    )
+    max_source_bytes: int = Field(
+        32 * KIB, ge=1, le=MIB, description="Largest accepted source; larger is 413."
+    )
+    job_ttl_seconds: float = Field(
+        600.0, gt=0, le=7 * 24 * 3600, description="How long finished async jobs are kept."
+    )
+    max_jobs: int = Field(
+        1_000, ge=1, le=1_000_000,
+        description="How many finished async jobs are kept (in-process store only).",
+    )
+    redis_url: str | None = Field(
+        None,
+        description="Keep async jobs in this Redis (redis://, rediss:// or unix://) so that "
+        "every replica sharing it can read them; unset keeps them in this process.",
+    )
+    job_lease_seconds: float = Field(
+        30.0, ge=0.5, le=3600,
+        description="With a Redis URL: an unfinished job whose replica has not renewed it "
+        "for this long (the replica crashed or was cut off) is reported lost.",
+    )
+    log_level: Literal["critical", "error", "warning", "info", "debug"] = "info"
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_scheme(cls, url: str | None) -> str | None:
+        # The message never repeats the URL: it may carry a password.
+        if url is not None and urlsplit(url).scheme not in ("redis", "rediss", "unix"):
+            raise ValueError("must start with redis://, rediss:// or unix://")
+        return url
+
+    @property
+    def max_body_bytes(self) -> int:
+        """Largest accepted request body. JSON escaping can grow source up to six-fold
+        (\\u0001); anything beyond that is refused before it is read into memory."""
+        return 6 * self.max_source_bytes + 64 * KIB
+
+
+#: Environment variable of each setting.
+ENV_VARS: dict[str, str] = {
+    name: "SANDBOX_WASM_" + name.upper() for name in GatewaySettings.model_fields
+}
+
+
+def settings_from_env(
+    environ: Mapping[str, str] | None = None, **overrides: object
+) -> GatewaySettings:
+    """Settings from `SANDBOX_WASM_*` variables, with explicit (non-None) overrides on top.
+    Raises pydantic.ValidationError for invalid values."""
+    environ = os.environ if environ is None else environ
+    values: dict[str, object] = {
+        name: environ[var] for name, var in ENV_VARS.items() if environ.get(var, "") != ""
+    }
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    return GatewaySettings.model_validate(values)

@@ -1,0 +1,202 @@
+"""The attack suite: every case of attack_cases.ATTACKS, run under the strict policy and with
+the audit in report-only mode (the WebAssembly boundary alone).
+
+Each case asserts the status and exit code it must have, that it returned within its time
+bound, that the canary secret (host env var and file) neither leaked nor changed, that no
+connection reached the host listener, and that the host process is healthy afterwards: its
+epoch ticker alive, no new threads or descriptors, and its peak RSS bounded by the memory
+the case was allowed.
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from attack_cases import ATTACKS, DEFAULT_TIMEOUT_MS, Attack, Expect, fill
+from bait import Canary, Listener
+from host_probe import MIB, HostSnapshot, peak_rss_bytes, reset_peak_rss
+
+import sandbox_wasm as sw
+
+MODES = ("strict", "report-only")
+BLOCKED = Expect("blocked", 1, error=("SecurityViolation",), stdout="")
+
+# Host-side allowances on a loaded 2-core CI machine. The guest's own time is held to the
+# deadline plus scheduling noise (the epoch ticker is a host thread that must get a core);
+# the whole call also pays interpreter start-up and the audit.
+EXEC_FACTOR = 1.2
+EXEC_SLACK_MS = 300
+AUDIT_BOUND_MS = 3_000
+WALL_SLACK_S = 4.0
+# Host memory a case may add on top of its guest's memory cap (the audit guest, output
+# buffers, chunk copies, allocator slack), and what may stay resident after it.
+PEAK_RSS_SLACK = 128 * MIB
+RESIDUAL_RSS = 48 * MIB
+HOST_ONLY_ERRORS = {"TimeoutError", "FuelExhausted", "MemoryLimitExceeded", "InternalError",
+                    "SecurityViolation"}
+
+
+def _params() -> list[object]:
+    params = []
+    for attack in ATTACKS:
+        for mode in MODES:
+            marks = []
+            # A known weakness fails only where the code actually runs.
+            runs = mode == "report-only" or attack.audit != "blocks"
+            if attack.xfail and runs:
+                marks.append(pytest.mark.xfail(strict=True, reason=attack.xfail))
+            params.append(pytest.param(attack, mode, id=f"{attack.category}-{attack.id}-{mode}",
+                                       marks=marks))
+    return params
+
+
+@pytest.fixture(scope="module")
+def boxes(sandbox: sw.Sandbox, open_sandbox: sw.Sandbox) -> dict[str, sw.Sandbox]:
+    assert sandbox.policy.mode == "enforce" and open_sandbox.policy.mode == "report"
+    # Warm both paths so that lazily created engine threads and caches exist before the
+    # first case measures the host.
+    for box in (sandbox, open_sandbox):
+        for _ in range(3):
+            box.execute("print(1)")
+    return {"strict": sandbox, "report-only": open_sandbox}
+
+
+def _expected(attack: Attack, mode: str) -> Expect:
+    if mode == "strict" and attack.audit == "blocks" and attack.sandbox.raises is None:
+        return BLOCKED
+    return attack.sandbox
+
+
+def _assert_host_healthy(before: HostSnapshot, memory_mb: int) -> None:
+    after = HostSnapshot.take()
+    names = {t.name for t in threading.enumerate()}
+    assert "sandbox-wasm-epoch" in names, "the epoch ticker thread died"
+    assert after.python_threads <= before.python_threads, (before.describe(), after.describe())
+    if before.threads is not None and after.threads is not None:
+        assert after.threads <= before.threads, (before.describe(), after.describe())
+    if before.fds is not None and after.fds is not None:
+        assert after.fds <= before.fds, (before.describe(), after.describe())
+    peak = peak_rss_bytes()
+    if before.rss is not None and peak is not None:
+        allowed = max(memory_mb, 64) * MIB + PEAK_RSS_SLACK
+        assert peak - before.rss <= allowed, (
+            f"host peak RSS grew by {(peak - before.rss) / MIB:.0f} MiB "
+            f"(allowed {allowed / MIB:.0f} MiB)"
+        )
+    if before.rss is not None and after.rss is not None:
+        assert after.rss - before.rss <= RESIDUAL_RSS, (before.describe(), after.describe())
+
+
+def _assert_outcome(result: sw.ExecutionResult, expect: Expect) -> None:
+    summary = (result.status, result.exit_code, result.error, result.stdout[:300],
+               result.stderr[-600:])
+    assert (result.status, result.exit_code) == (expect.status, expect.exit_code), summary
+    if expect.error:
+        assert result.error is not None and result.error.type in expect.error, summary
+    if expect.status == "succeeded":
+        assert result.error is None, summary
+    if expect.stdout is not None:
+        assert result.stdout == expect.stdout, summary
+    for fragment in expect.stdout_has:
+        assert fragment in result.stdout, summary
+    for fragment in expect.stderr_has:
+        assert fragment in result.stderr, summary
+    for fragment in expect.stderr_lacks:
+        assert fragment not in result.stderr, summary
+    if expect.stdout_truncated is not None:
+        assert result.stdout_truncated is expect.stdout_truncated, summary
+        if expect.stdout_truncated:
+            assert len(result.stdout.encode()) <= result.limits.max_stdout_bytes
+    if expect.stderr_truncated is not None:
+        assert result.stderr_truncated is expect.stderr_truncated, summary
+        if expect.stderr_truncated:
+            assert len(result.stderr.encode()) <= result.limits.max_stderr_bytes
+    if result.status == "failed" and result.error is not None and expect.error:
+        # A guest names its own errors; only the host may report a limit or a refusal.
+        assert not (set(expect.error) & HOST_ONLY_ERRORS)
+
+
+def _assert_audit(result: sw.ExecutionResult, attack: Attack, mode: str) -> None:
+    if result.status == "syntax_error":
+        return
+    verdict, findings = result.audit.safety_verdict, result.audit.flagged_calls
+    if attack.audit == "blocks":
+        assert findings, "the audit was expected to flag this attack"
+        assert verdict == ("blocked" if mode == "strict" else "flagged")
+    else:
+        assert verdict == "safe", (
+            f"audit={attack.audit!r} but the audit now flags it ({findings}): if the audit "
+            "learnt to catch this attack, change the case to audit='blocks'"
+        )
+    if result.status == "blocked":
+        assert result.metrics.fuel_consumed == 0 and result.stdout == ""
+
+
+@pytest.mark.parametrize(("attack", "mode"), _params())
+def test_attack(
+    attack: Attack,
+    mode: str,
+    boxes: dict[str, sw.Sandbox],
+    canary: Canary,
+    listener: Listener,
+) -> None:
+    box = boxes[mode]
+    code = fill(attack.code, canary_file=str(canary.file), canary_dir=str(canary.directory),
+                canary_env=canary.env, port=listener.port)
+    limits = {"timeout_ms": DEFAULT_TIMEOUT_MS, **attack.limits}
+    memory_mb = int(limits.get("memory_mb", sw.Limits().memory_mb))
+    expect = _expected(attack, mode)
+    canary_before = canary.state()
+    before = HostSnapshot.take()
+    reset_peak_rss()
+
+    started = time.monotonic()
+    if expect.raises is not None:
+        with pytest.raises(expect.raises):
+            box.execute(code, limits=limits)
+        result = None
+    else:
+        result = box.execute(code, limits=limits)
+    wall = time.monotonic() - started
+
+    assert wall <= attack.timeout_ms / 1000 + WALL_SLACK_S, f"took {wall:.2f} s"
+    if result is not None:
+        try:
+            dumped = result.model_dump_json()
+        except ValueError as exc:  # pydantic's serialisation error is a ValueError
+            pytest.fail(f"the result is not JSON-serialisable: {exc}")
+        _assert_outcome(result, expect)
+        _assert_audit(result, attack, mode)
+        exec_bound = attack.exec_bound_ms or attack.timeout_ms * EXEC_FACTOR + EXEC_SLACK_MS
+        assert result.metrics.execution_time_ms <= exec_bound, (
+            f"guest ran {result.metrics.execution_time_ms:.0f} ms, "
+            f"deadline {attack.timeout_ms} ms"
+        )
+        assert result.metrics.audit_time_ms <= AUDIT_BOUND_MS
+        canary.assert_not_in(dumped)
+        assert sw.ExecutionResult.model_validate_json(dumped) == result
+    assert canary.state() == canary_before, "the canary changed"
+    assert not Path("/tmp/sandbox-wasm-pwned.txt").exists()
+    assert listener.connections() == 0, "a guest connected to the host listener"
+    _assert_host_healthy(before, memory_mb)
+
+
+def test_attack_table_shape() -> None:
+    """At least 80 attacks, readable unique ids, and every category the issue names."""
+    ids = [attack.id for attack in ATTACKS]
+    assert len(ids) == len(set(ids)) and len(ids) >= 80
+    counts = collections.Counter(attack.category for attack in ATTACKS)
+    assert set(counts) == {"audit-evasion", "host-files", "env-secrets", "network", "resource",
+                           "hostile-source", "output-confusion"}
+    assert all(count >= 5 for count in counts.values()), counts
+
+
+def test_host_still_serves_after_the_attacks(boxes: dict[str, sw.Sandbox]) -> None:
+    """After every attack above, the same sandboxes still run ordinary code correctly."""
+    for box in boxes.values():
+        result = box.execute("import json\nprint(json.dumps({'ok': sum(range(10))}))")
+        assert (result.status, result.result_json) == ("succeeded", {"ok": 45})

@@ -1,0 +1,247 @@
+"""The MCP server, run as `python -m sandbox_wasm._cli mcp` and driven by the official SDK's
+own clients: over stdio (`mcp.client.stdio`) and over streamable HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Awaitable, Iterator
+from typing import Any, TypeVar
+
+import pytest
+from mcp import Client
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.types import CallToolResult, Tool
+
+T = TypeVar("T")
+
+SERVER_COMMAND = [sys.executable, "-m", "sandbox_wasm._cli", "mcp"]
+PROFILES = ["fast_1s", "standard_5s", "extended_30s"]
+
+
+class StdioMcp:
+    """One `wasm-exec mcp` subprocess and an initialised ClientSession to it, kept open on
+    an event loop in a background thread so that tests can call it synchronously."""
+
+    def __init__(self) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._thread.start()
+        self._ready: asyncio.Future[ClientSession] = self._loop.create_future()
+        self._stop = asyncio.Event()
+        self._main = asyncio.run_coroutine_threadsafe(self._hold(), self._loop)
+        self.session = self.run(self._wait_ready())
+
+    async def _wait_ready(self) -> ClientSession:
+        return await self._ready
+
+    async def _hold(self) -> None:
+        params = StdioServerParameters(
+            command=SERVER_COMMAND[0], args=SERVER_COMMAND[1:], env=dict(os.environ)
+        )
+        try:
+            async with stdio_client(params) as (read, write), ClientSession(
+                read, write, read_timeout_seconds=60
+            ) as session:
+                await session.initialize()
+                self._ready.set_result(session)
+                await self._stop.wait()
+        except BaseException as exc:
+            if not self._ready.done():
+                self._ready.set_exception(exc)
+            raise
+
+    def run(self, coroutine: Awaitable[T], timeout: float = 60) -> T:
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(timeout)  # type: ignore[arg-type]
+
+    def call(self, name: str, arguments: dict[str, Any]) -> CallToolResult:
+        result = self.run(self.session.call_tool(name, arguments))
+        assert isinstance(result, CallToolResult)
+        return result
+
+    def close(self) -> None:
+        self._loop.call_soon_threadsafe(self._stop.set)
+        self._main.result(timeout=30)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=10)
+        self._loop.close()
+
+
+@pytest.fixture(scope="module")
+def mcp() -> Iterator[StdioMcp]:
+    client = StdioMcp()
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+@pytest.fixture(scope="module")
+def tools(mcp: StdioMcp) -> dict[str, Tool]:
+    listed = mcp.run(mcp.session.list_tools())
+    return {tool.name: tool for tool in listed.tools}
+
+
+def test_lists_the_run_and_audit_tools(tools: dict[str, Tool]) -> None:
+    assert set(tools) == {"execute_python_sandbox", "audit_python_code"}
+    for tool in tools.values():
+        assert tool.description and "blocked" in tool.description
+
+
+def test_execute_input_schema(tools: dict[str, Tool]) -> None:
+    schema = tools["execute_python_sandbox"].input_schema
+    assert schema["required"] == ["python_script"]
+    script = schema["properties"]["python_script"]
+    assert (script["type"], script["maxLength"]) == ("string", 32768)
+    profile = schema["properties"]["timeout_profile"]
+    assert profile["enum"] == PROFILES
+    assert profile["default"] == "standard_5s"
+
+
+def test_execute_descriptions_agree_with_the_schema(tools: dict[str, Tool]) -> None:
+    tool = tools["execute_python_sandbox"]
+    profile = tool.input_schema["properties"]["timeout_profile"]
+    for text in (profile["description"], tool.description):
+        for name in PROFILES:
+            assert name in text
+        assert "default standard_5s" in text
+    assert "32768" in tool.input_schema["properties"]["python_script"]["description"]
+    assert "32 KiB" in tool.description
+    for blocked in ("open", "eval", "exec", "__import__"):
+        assert blocked in tool.description
+    assert "audit_python_code" in tool.description
+
+
+def test_execute_output_schema(tools: dict[str, Tool]) -> None:
+    schema = tools["execute_python_sandbox"].output_schema
+    assert schema is not None
+    assert {"exit_code", "syntax_valid", "simulated_stdout", "ast_security_audit"} <= set(
+        schema["required"]
+    )
+    audit_ref = schema["properties"]["ast_security_audit"]["$ref"].rsplit("/", 1)[-1]
+    audit = schema["$defs"][audit_ref]
+    assert set(audit["properties"]) == {"flagged_calls", "safety_verdict"}
+    assert audit["properties"]["safety_verdict"]["enum"] == ["safe", "flagged", "blocked"]
+
+
+@pytest.mark.parametrize("name", ["execute_python_sandbox", "audit_python_code"])
+def test_tools_are_annotated_read_only_idempotent_non_destructive(
+    tools: dict[str, Tool], name: str
+) -> None:
+    annotations = tools[name].annotations
+    assert annotations is not None
+    assert annotations.read_only_hint is True
+    assert annotations.idempotent_hint is True
+    assert annotations.destructive_hint is False
+    assert annotations.open_world_hint is False
+
+
+def test_call_runs_the_script(mcp: StdioMcp) -> None:
+    result = mcp.call("execute_python_sandbox", {
+        "python_script": "import json\nprint(json.dumps({'total': sum(range(101))}))",
+        "timeout_profile": "fast_1s",
+    })
+    assert result.is_error is False
+    content = result.structured_content
+    assert content is not None
+    assert content["exit_code"] == 0
+    assert content["syntax_valid"] is True
+    assert content["simulated_stdout"] == '{"total": 5050}\n'
+    assert content["ast_security_audit"] == {"safety_verdict": "safe", "flagged_calls": []}
+
+
+def test_call_with_a_blocked_import_does_not_run(mcp: StdioMcp) -> None:
+    result = mcp.call(
+        "execute_python_sandbox", {"python_script": "import os\nprint(os.listdir('/'))"}
+    )
+    content = result.structured_content
+    assert content is not None
+    assert (content["status"], content["exit_code"], content["simulated_stdout"]) == (
+        "blocked", 1, ""
+    )
+    assert content["ast_security_audit"]["safety_verdict"] == "blocked"
+    finding = content["ast_security_audit"]["flagged_calls"][0]
+    assert (finding["name"], finding["kind"], finding["line"]) == ("os", "import", 1)
+    assert "os" in finding["reason"]
+
+
+def test_call_reports_a_timeout(mcp: StdioMcp) -> None:
+    result = mcp.call(
+        "execute_python_sandbox",
+        {"python_script": "while True:\n    pass", "timeout_profile": "fast_1s"},
+    )
+    content = result.structured_content
+    assert content is not None
+    assert (content["status"], content["exit_code"]) == ("timeout", 124)
+
+
+def test_audit_tool_checks_without_running(mcp: StdioMcp) -> None:
+    blocked = mcp.call("audit_python_code", {"python_script": "import subprocess\nexec('1')"})
+    report = blocked.structured_content
+    assert report is not None
+    assert report["safety_verdict"] == "blocked"
+    assert {f["name"] for f in report["flagged_calls"]} == {"subprocess", "exec"}
+    safe = mcp.call("audit_python_code", {"python_script": "type Pair = tuple[int, int]"})
+    assert safe.structured_content is not None
+    assert (safe.structured_content["syntax_valid"], safe.structured_content["safety_verdict"]) \
+        == (True, "safe")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        pytest.param({"python_script": "1", "timeout_profile": "slow"}, "timeout_profile",
+                     id="unknown-profile"),
+        pytest.param({"python_script": "x" * 32_769}, "python_script", id="script-too-long"),
+        pytest.param({"python_script": "é" * 20_000}, "over the limit", id="too-many-bytes"),
+        pytest.param({}, "python_script", id="missing-script"),
+    ],
+)
+def test_invalid_arguments_are_tool_errors(
+    mcp: StdioMcp, arguments: dict[str, Any], message: str
+) -> None:
+    result = mcp.call("execute_python_sandbox", arguments)
+    assert result.is_error is True
+    assert message in result.content[0].text  # type: ignore[union-attr]
+
+
+def test_streamable_http_transport() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        [*SERVER_COMMAND, "--transport", "streamable-http", "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+
+    async def session() -> tuple[list[str], dict[str, Any] | None]:
+        async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+            listed = await client.list_tools()
+            called = await client.call_tool(
+                "execute_python_sandbox", {"python_script": "print('over http')"}
+            )
+            return [tool.name for tool in listed.tools], called.structured_content
+
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert process.poll() is None, process.stderr.read().decode()  # type: ignore[union-attr]
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        names, content = asyncio.run(session())
+        assert set(names) == {"execute_python_sandbox", "audit_python_code"}
+        assert content is not None
+        assert content["simulated_stdout"] == "over http\n"
+    finally:
+        process.terminate()
+        process.wait(timeout=30)

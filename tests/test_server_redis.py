@@ -1,0 +1,459 @@
+"""Gateway replicas sharing async jobs through Redis.
+
+Nothing is mocked: a real `redis-server` (the Debian package; scripts/setup.sh installs it)
+runs on a loopback port, and real gateways (uvicorn in threads, and `wasm-exec serve` in a
+subprocess where a replica must die) serve real executions in the sandbox.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import redis
+import uvicorn
+
+import sandbox_wasm as sw
+from sandbox_wasm.server import GatewaySettings, InMemoryJobStore, create_app, settings_from_env
+from sandbox_wasm.server._http_cli import main as serve_main
+from sandbox_wasm.server._redis_jobs import RedisJobStore
+
+SAFE_EXEC = "/v1/tools/safe-exec"
+SAFE_EXEC_ASYNC = "/v1/tools/safe-exec/async"
+#: Short enough to watch jobs expire and leases lapse within the test run.
+JOB_TTL_SECONDS = 2.0
+LEASE_SECONDS = 1.0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class RedisServer:
+    """`redis-server` on 127.0.0.1 without persistence, its files in `directory`."""
+
+    def __init__(self, directory: Path, port: int | None = None) -> None:
+        executable = shutil.which("redis-server")
+        if executable is None:
+            pytest.fail(
+                "redis-server is not on PATH: these tests need a real Redis "
+                "(Debian package redis-server; scripts/setup.sh installs it)", pytrace=False,
+            )
+        self.executable = executable
+        self.directory = directory
+        self.port = port or free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.start()
+        self.client = redis.Redis(port=self.port, decode_responses=True)
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [self.executable, "--port", str(self.port), "--bind", "127.0.0.1",
+             "--save", "", "--appendonly", "no", "--dir", str(self.directory)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        )
+        probe = redis.Redis(port=self.port, socket_connect_timeout=1)
+        deadline = time.monotonic() + 10
+        try:
+            while True:
+                try:
+                    probe.ping()
+                    return
+                except redis.ConnectionError:
+                    if self.process.poll() is not None or time.monotonic() > deadline:
+                        self.stop()
+                        output = self.process.stdout.read().decode(errors="replace")
+                        pytest.fail(f"redis-server did not start:\n{output}", pytrace=False)
+                    time.sleep(0.02)
+        finally:
+            probe.close()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        self.process.stdout.close()
+
+
+class LiveServer:
+    """A gateway under uvicorn on 127.0.0.1 (a free port) in a background thread."""
+
+    def __init__(self, settings: GatewaySettings, sandbox: sw.Sandbox) -> None:
+        self.app = create_app(settings, sandbox=sandbox)
+        config = uvicorn.Config(
+            self.app, host="127.0.0.1", port=0, log_level="warning",
+            timeout_graceful_shutdown=5,
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 30
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+        port = self._server.servers[0].sockets[0].getsockname()[1]
+        self.client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
+
+    def stop(self) -> None:
+        self.client.close()
+        self._server.should_exit = True
+        self._thread.join(timeout=30)
+
+
+def replica(sandbox: sw.Sandbox, redis_url: str, **settings: object) -> LiveServer:
+    return LiveServer(GatewaySettings(
+        workers=1, queue=4, rate_limit=10_000, redis_url=redis_url,
+        job_ttl_seconds=JOB_TTL_SECONDS, job_lease_seconds=LEASE_SECONDS,
+        **settings,  # type: ignore[arg-type]
+    ), sandbox)
+
+
+def wait_for(predicate: Callable[[], object], timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def poll_job(client: httpx.Client, job_id: str, timeout: float = 20) -> tuple[dict, list[str]]:
+    """Poll until done; the job and the statuses seen, in order, without repeats."""
+    seen: list[str] = []
+    deadline = time.monotonic() + timeout
+    while True:
+        response = client.get(f"/v1/jobs/{job_id}")
+        assert response.status_code == 200, response.text
+        job = response.json()
+        if not seen or seen[-1] != job["status"]:
+            seen.append(job["status"])
+        if job["status"] == "done":
+            return job, seen
+        assert time.monotonic() < deadline, f"job {job_id} still {job['status']}"
+        time.sleep(0.03)
+
+
+def submit(client: httpx.Client, code: str, timeout_ms: int = 5000) -> str:
+    response = client.post(
+        SAFE_EXEC_ASYNC, json={"code": code, "limits": {"timeout_ms": timeout_ms}}
+    )
+    assert response.status_code == 202, response.text
+    return str(response.json()["job_id"])
+
+
+def error_of(response: httpx.Response) -> dict:
+    assert response.headers["content-type"].startswith("application/json")
+    return response.json()["error"]
+
+
+@pytest.fixture(scope="module")
+def sandbox() -> sw.Sandbox:
+    box = sw.Sandbox()
+    box.warm_up()
+    return box
+
+
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    try:
+        yield server
+    finally:
+        server.client.close()
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def replicas(
+    sandbox: sw.Sandbox, redis_server: RedisServer
+) -> Iterator[tuple[LiveServer, LiveServer]]:
+    """Two gateways sharing one Redis, one worker each."""
+    a = replica(sandbox, redis_server.url)
+    try:
+        b = replica(sandbox, redis_server.url)
+        try:
+            yield a, b
+        finally:
+            b.stop()
+    finally:
+        a.stop()
+
+
+# -- replicas serve each other's jobs ---------------------------------------------------
+def test_a_job_runs_where_it_was_submitted_and_is_read_anywhere(
+    replicas: tuple[LiveServer, LiveServer],
+) -> None:
+    a, b = replicas
+    blocker = submit(a.client, "import time\ntime.sleep(2)")
+    wait_for(lambda: a.client.get("/healthz").json()["busy"] == 1)
+    job_id = submit(a.client, "import time\ntime.sleep(0.6)\nprint('ran on A')")
+    # It waits for A's only worker, not B's idle one, and B sees it waiting.
+    assert b.client.get(f"/v1/jobs/{job_id}").json()["status"] == "queued"
+    assert {k: a.client.get("/healthz").json()[k] for k in ("busy", "queued")} == {
+        "busy": 1, "queued": 1,
+    }
+    assert {k: b.client.get("/healthz").json()[k] for k in ("busy", "queued")} == {
+        "busy": 0, "queued": 0,
+    }
+    job, seen = poll_job(b.client, job_id)
+    assert seen == ["queued", "running", "done"]
+    assert job["result"]["status"] == "succeeded"
+    assert job["result"]["stdout"] == "ran on A\n"
+    assert job["error"] is None
+    assert job["created_at"] <= job["started_at"] <= job["finished_at"]
+    assert a.client.get(f"/v1/jobs/{job_id}").json() == job
+    assert poll_job(b.client, blocker)[0]["result"]["status"] == "succeeded"
+
+    # And the other way round, with an outcome that is not a success.
+    other = submit(b.client, "import socket")
+    job, _ = poll_job(a.client, other)
+    assert job["result"]["status"] == "blocked"
+    assert b.client.get(f"/v1/jobs/{other}").json() == job
+
+
+@pytest.mark.parametrize(
+    "job_id",
+    [
+        pytest.param(uuid.uuid4().hex, id="well-formed"),
+        pytest.param("not-a-job", id="short"),
+        pytest.param("x" * 300, id="too-long"),
+        pytest.param("a:b", id="key-separator"),
+    ],
+)
+def test_unknown_job_is_404_on_every_replica(
+    replicas: tuple[LiveServer, LiveServer], job_id: str
+) -> None:
+    for server in replicas:
+        response = server.client.get(f"/v1/jobs/{job_id}")
+        assert response.status_code == 404
+        error = error_of(response)
+        assert (error["code"], error["field"]) == ("job_not_found", "job_id")
+
+
+def test_records_are_namespaced_json_with_ttls_and_finished_jobs_expire(
+    replicas: tuple[LiveServer, LiveServer], redis_server: RedisServer
+) -> None:
+    a, b = replicas
+    store = redis_server.client
+    job_id = submit(a.client, "import time\ntime.sleep(0.5)\nprint('short-lived')")
+    job_key, lease_key = f"sandbox-wasm:job:{job_id}", f"sandbox-wasm:lease:{job_id}"
+    # Unfinished: the record outlives the lease by the TTL, both expire.
+    assert 0 < store.pttl(job_key) <= (LEASE_SECONDS + JOB_TTL_SECONDS) * 1000
+    assert 0 < store.pttl(lease_key) <= LEASE_SECONDS * 1000
+    assert json.loads(store.get(job_key))["status"] in ("queued", "running")
+
+    job, _ = poll_job(b.client, job_id)
+    assert job["result"]["stdout"] == "short-lived\n"
+    record = json.loads(store.get(job_key))
+    assert (record["job_id"], record["status"]) == (job_id, "done")
+    assert 0 < store.pttl(job_key) <= JOB_TTL_SECONDS * 1000
+    assert not store.exists(lease_key)
+
+    wait_for(lambda: not store.exists(job_key), timeout=JOB_TTL_SECONDS + 3)
+    for server in (a, b):
+        response = server.client.get(f"/v1/jobs/{job_id}")
+        assert response.status_code == 404
+        assert error_of(response)["code"] == "job_not_found"
+
+
+# -- replicas that go away ----------------------------------------------------------------
+def test_job_of_a_killed_replica_is_reported_lost_after_the_lease(
+    replicas: tuple[LiveServer, LiveServer], redis_server: RedisServer
+) -> None:
+    _, reader = replicas
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sandbox_wasm._cli", "serve", "--port", str(port),
+         "--workers", "1", "--redis-url", redis_server.url,
+         "--job-lease-seconds", str(LEASE_SECONDS), "--log-level", "warning"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as doomed:
+            def up() -> bool:
+                assert process.poll() is None, process.stderr.read().decode()
+                try:
+                    return doomed.get("/healthz").status_code == 200
+                except httpx.TransportError:
+                    return False
+
+            wait_for(up, timeout=30)
+            job_id = submit(doomed, "import time\ntime.sleep(20)", timeout_ms=30_000)
+        wait_for(lambda: reader.client.get(f"/v1/jobs/{job_id}").json()["status"] == "running")
+        # The replica renews its lease: the job stays running well past one lease.
+        until = time.monotonic() + 2.5 * LEASE_SECONDS
+        while time.monotonic() < until:
+            assert reader.client.get(f"/v1/jobs/{job_id}").json()["status"] == "running"
+            time.sleep(0.1)
+        process.kill()
+        process.wait(timeout=10)
+        killed_at = time.monotonic()
+        job, _ = poll_job(reader.client, job_id, timeout=LEASE_SECONDS + 5)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
+        process.stderr.close()
+    assert time.monotonic() - killed_at <= LEASE_SECONDS + 2
+    assert job["result"] is None
+    assert job["error"]["type"] == "JobLost"
+    assert job["started_at"] is not None
+
+
+def test_replica_shutting_down_reports_its_jobs_lost_at_once(
+    sandbox: sw.Sandbox, replicas: tuple[LiveServer, LiveServer], redis_server: RedisServer
+) -> None:
+    _, reader = replicas
+    leaving = replica(sandbox, redis_server.url)
+    pool = leaving.app.state.gateway.pool
+    try:
+        # Long enough to be still running while the replica stops, whatever the load.
+        job_id = submit(leaving.client, "import time\ntime.sleep(3)")
+        wait_for(lambda: reader.client.get(f"/v1/jobs/{job_id}").json()["status"] == "running")
+    finally:
+        leaving.stop()
+    try:
+        assert pool.busy == 1, "the job finished before the replica stopped"
+        job = reader.client.get(f"/v1/jobs/{job_id}").json()
+        assert (job["status"], job["result"]) == ("done", None), job
+        assert job["error"] == {
+            "type": "JobLost", "message": "the gateway replica running this job shut down",
+        }
+    finally:
+        # The worker thread finishes the run unrecorded. Let it, before the session ends:
+        # pytest's faulthandler hands the signal handlers back at exit, and wasm still
+        # running in a thread after that dies of SIGILL.
+        wait_for(lambda: pool.busy == 0, timeout=10)
+
+
+# -- Redis going away -----------------------------------------------------------------------
+def test_redis_outage_is_503_with_retry_after_and_recovers(
+    sandbox: sw.Sandbox, tmp_path: Path
+) -> None:
+    flaky = RedisServer(tmp_path)
+    server = replica(sandbox, flaky.url)
+    try:
+        client = server.client
+        job_id = submit(client, "print('before')")
+        assert poll_job(client, job_id)[0]["result"]["stdout"] == "before\n"
+        flaky.client.close()
+        flaky.stop()
+
+        for response in (
+            client.get(f"/v1/jobs/{job_id}"),
+            client.post(SAFE_EXEC_ASYNC, json={"code": "print(1)"}),
+        ):
+            assert response.status_code == 503
+            assert response.headers["retry-after"] == "2"
+            error = error_of(response)
+            assert error["code"] == "job_store_unavailable"
+            assert "Redis" in error["message"]
+            assert str(flaky.port) not in error["message"]
+        # Everything that does not need the job store goes on.
+        assert client.post(SAFE_EXEC, json={"code": "print(2)"}).json()["stdout"] == "2\n"
+        assert client.get("/healthz").status_code == 200
+        metrics = client.get("/metrics").text
+        assert 'sandbox_rejected_requests_total{reason="job_store_unavailable"} 2.0' in metrics
+
+        flaky.start()  # an empty Redis, on the same port
+        assert client.get(f"/v1/jobs/{job_id}").status_code == 404
+        assert poll_job(client, submit(client, "print('after')"))[0]["result"]["stdout"] == (
+            "after\n"
+        )
+    finally:
+        server.stop()
+        flaky.stop()
+
+
+# -- the store itself -------------------------------------------------------------------
+class Interloper:
+    """A clock for the store that, once armed, lets another Redis client write between the
+    store's read and its write (the store reads the clock in between), as another task or
+    replica could."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.client = client
+        self.pending: list[Callable[[redis.Redis], object]] = []
+
+    def __call__(self) -> float:
+        while self.pending:
+            self.pending.pop()(self.client)
+        return time.time()
+
+
+@pytest.mark.anyio
+async def test_state_changes_are_check_and_set(
+    sandbox: sw.Sandbox, redis_server: RedisServer
+) -> None:
+    result = sandbox.execute("print(1)")
+    interloper = Interloper(redis_server.client)
+    store = RedisJobStore(
+        redis_server.url, ttl_seconds=60, lease_seconds=30,
+        namespace=f"test-{uuid.uuid4().hex}", clock=interloper,
+    )
+    await store.start()
+    try:
+        # The job finishes while "running" is being written: "done" stays.
+        queued = await store.create("a")
+        done = queued.model_copy(update={"status": "done", "result": result})
+        interloper.pending.append(
+            lambda other: other.set(store.job_key("a"), done.model_dump_json(), keepttl=True)
+        )
+        await store.mark_running("a")
+        assert not interloper.pending
+        assert await store.get("a") == done
+        await store.mark_running("a")  # and a late "running" changes nothing
+        assert await store.get("a") == done
+
+        # The job is dropped while its result is being written: it stays gone.
+        await store.create("b")
+        interloper.pending.append(lambda other: other.delete(store.job_key("b")))
+        await store.finish("b", result=result)
+        assert not interloper.pending
+        assert await store.get("b") is None
+
+        await store.create("c")
+        await store.discard("c")
+        assert await store.get("c") is None
+        assert not redis_server.client.exists(
+            store.job_key("b"), store.lease_key("b"), store.job_key("c"), store.lease_key("c")
+        )
+    finally:
+        await store.close()
+
+
+# -- configuration ------------------------------------------------------------------------
+def test_in_process_store_stays_the_default(sandbox: sw.Sandbox) -> None:
+    assert GatewaySettings().redis_url is None
+    default = create_app(GatewaySettings(), sandbox=sandbox).state.gateway.jobs
+    assert isinstance(default, InMemoryJobStore)
+    settings = settings_from_env({
+        "SANDBOX_WASM_REDIS_URL": "redis://127.0.0.1:1/0",
+        "SANDBOX_WASM_JOB_LEASE_SECONDS": "5",
+    })
+    shared = create_app(settings, sandbox=sandbox).state.gateway.jobs
+    assert isinstance(shared, RedisJobStore)
+    assert (shared.lease_seconds, shared.ttl_seconds) == (5.0, 600.0)
+
+
+def test_invalid_redis_url_is_a_usage_error_that_hides_the_password(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SANDBOX_WASM_REDIS_URL", raising=False)
+    assert serve_main(["--redis-url", "http://user:s3cret@cache:6379"]) == 2
+    stderr = capsys.readouterr().err
+    assert "invalid redis_url (SANDBOX_WASM_REDIS_URL)" in stderr
+    assert "s3cret" not in stderr
+    assert len(stderr.strip().splitlines()) == 1
+
