@@ -7,6 +7,7 @@ no network, no environment, a deadline, a fuel budget and a memory cap (the guar
 from importlib import metadata as _metadata
 
 from ._audit import REPORT_ONLY_POLICY, STRICT_POLICY, AuditPolicy
+from ._batch import BatchResult, InvalidRequest, execute_many
 from ._errors import (
     InvalidRequestError,
     RuntimeIntegrityError,
@@ -41,11 +42,13 @@ __all__ = [
     "AuditPolicy",
     "AuditReport",
     "AuditSummary",
+    "BatchResult",
     "EffectiveLimits",
     "ErrorInfo",
     "ExecutionRequest",
     "ExecutionResult",
     "Finding",
+    "InvalidRequest",
     "InvalidRequestError",
     "Limits",
     "Metrics",
@@ -60,4 +63,5 @@ __all__ = [
     "__version__",
     "audit",
     "execute",
+    "execute_many",
 ]

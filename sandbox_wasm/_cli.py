@@ -6,10 +6,9 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
-from typing import NoReturn
 
 from ._audit import REPORT_ONLY_POLICY, STRICT_POLICY
+from ._cli_common import OneLineParser, UsageError, open_input
 from ._errors import InvalidRequestError, SandboxError
 from ._executor import Sandbox, resolve_limits
 from ._models import MIB, ExecutionResult
@@ -19,18 +18,8 @@ EXIT_RUNTIME = 70
 _SUBCOMMANDS = ("run", "audit")
 
 
-class _UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    # argparse prints the whole usage block and exits; we promise one line and exit 2.
-    def error(self, message: str) -> NoReturn:
-        raise _UsageError(message)
-
-
 def _build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = OneLineParser(
         prog="wasm-exec",
         description="Audit and run untrusted Python in a fresh WebAssembly sandbox.",
         epilog="Subcommands: 'wasm-exec audit FILE' audits without running; 'serve' (HTTP), "
@@ -64,22 +53,16 @@ def _build_parser() -> argparse.ArgumentParser:
 def _read_source(args: argparse.Namespace, max_bytes: int) -> bytes:
     if args.code is not None:
         if args.script is not None:
-            raise _UsageError("give either a script or -c CODE, not both")
+            raise UsageError("give either a script or -c CODE, not both")
         return args.code.encode("utf-8", "surrogateescape")
     if args.script is None:
-        raise _UsageError("no script given (use a file, - for stdin, or -c CODE)")
-    if args.script == "-":
-        return sys.stdin.buffer.read(max_bytes + 1)
-    path = Path(args.script)
-    if not path.exists():
-        raise _UsageError(f"{args.script}: no such file")
-    if path.is_dir():
-        raise _UsageError(f"{args.script}: is a directory")
+        raise UsageError("no script given (use a file, - for stdin, or -c CODE)")
+    handle = open_input(args.script)
     try:
-        with path.open("rb") as handle:
-            return handle.read(max_bytes + 1)
-    except OSError as exc:
-        raise _UsageError(f"{args.script}: cannot read ({exc.strerror})") from None
+        return handle.read(max_bytes + 1)
+    finally:
+        if handle is not sys.stdin.buffer:
+            handle.close()
 
 
 def _limits(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -130,7 +113,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _audit(argv: Sequence[str]) -> int:
-    parser = _Parser(prog="wasm-exec audit", description="Audit a file without running it.")
+    parser = OneLineParser(prog="wasm-exec audit", description="Audit a file without running it.")
     parser.add_argument("script", help="Python file to audit, or - for stdin")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
@@ -166,7 +149,9 @@ def _external(name: str, argv: Sequence[str]) -> int:
     try:
         module = importlib.import_module(_EXTERNAL_SUBCOMMANDS[name])
     except ImportError as exc:
-        raise _UsageError(
+        if (exc.name or "").startswith("sandbox_wasm"):
+            raise
+        raise UsageError(
             f"'{name}' needs optional dependencies ({exc.name} missing): "
             "pip install 'sandbox-wasm[server]'"
         ) from None
@@ -184,7 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv and argv[0] == "run":
             argv = argv[1:]
         return _run(_build_parser().parse_args(argv))
-    except _UsageError as exc:
+    except UsageError as exc:
         print(f"wasm-exec: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except InvalidRequestError as exc:

@@ -7,7 +7,6 @@ per check; the exit status is 0 only when every check holds.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import socket
@@ -18,9 +17,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import NoReturn
 
 from ._audit import REPORT_ONLY_POLICY
+from ._cli_common import OneLineParser, UsageError
 from ._errors import SandboxError
 from ._executor import Sandbox
 from ._models import ExecutionResult, Limits
@@ -45,16 +44,6 @@ class Check:
     ok: bool
     detail: str
     data: dict[str, object] = field(default_factory=dict)
-
-
-class _UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    # One line and exit 2, like every other wasm-exec usage error.
-    def error(self, message: str) -> NoReturn:
-        raise _UsageError(message)
 
 
 class _Failed(Exception):
@@ -353,7 +342,7 @@ def _print_text(checks: Sequence[Check]) -> None:
 
 def main(argv: Sequence[str]) -> int:
     """Entry point of `wasm-exec doctor`; returns the exit status."""
-    parser = _Parser(
+    parser = OneLineParser(
         prog="wasm-exec doctor",
         description="Self-test: prove on this host that every limit fires and the sandbox "
         "has no files, environment or network. Exit 0 only when every check holds.",
@@ -365,8 +354,8 @@ def main(argv: Sequence[str]) -> int:
     try:
         args = parser.parse_args(list(argv))
         if args.samples < 1:
-            raise _UsageError("--samples must be at least 1")
-    except _UsageError as exc:
+            raise UsageError("--samples must be at least 1")
+    except UsageError as exc:
         print(f"wasm-exec doctor: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except SystemExit as exc:  # --help

@@ -118,15 +118,16 @@ def resolve_limits(
             values["memory_mb"] = memory_mb
         return Limits.model_validate(values)
     except ValidationError as exc:
-        raise InvalidRequestError(_describe_validation_error(exc)) from None
+        raise InvalidRequestError("invalid limits: " + describe_validation_error(exc)) from None
 
 
-def _describe_validation_error(exc: ValidationError) -> str:
+def describe_validation_error(exc: ValidationError) -> str:
+    """A one-line account of what pydantic rejected, field by field."""
     parts = []
     for error in exc.errors():
         where = ".".join(str(p) for p in error.get("loc", ())) or "request"
         parts.append(f"{where}: {error.get('msg', 'invalid')}")
-    return "invalid limits: " + "; ".join(parts)
+    return "; ".join(parts)
 
 
 class Sandbox:

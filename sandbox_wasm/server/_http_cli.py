@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import NoReturn
 
 from pydantic import ValidationError
 
+from .._cli_common import OneLineParser, UsageError
 from .._executor import Sandbox
 from ._settings import ENV_VARS, GatewaySettings, settings_from_env
 
@@ -16,22 +16,13 @@ from ._settings import ENV_VARS, GatewaySettings, settings_from_env
 GRACEFUL_SHUTDOWN_SECONDS = 35
 
 
-class _UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise _UsageError(message)
-
-
 def _parser() -> argparse.ArgumentParser:
     fields = GatewaySettings.model_fields
 
     def helptext(name: str) -> str:
         return f"{fields[name].description} [env {ENV_VARS[name]}]"
 
-    parser = _Parser(
+    parser = OneLineParser(
         prog="wasm-exec serve",
         description="Serve the sandbox over HTTP (FastAPI + uvicorn; docs at /docs).",
         epilog="Flags win over environment variables. One process: the rate limiter lives "
@@ -61,7 +52,7 @@ def _settings(argv: list[str]) -> GatewaySettings:
     except ValidationError as exc:
         first = exc.errors()[0]
         name = str(first["loc"][0]) if first.get("loc") else "settings"
-        raise _UsageError(
+        raise UsageError(
             f"invalid {name} ({ENV_VARS.get(name, name)}): {first['msg']}"
         ) from None
 
@@ -70,7 +61,7 @@ def main(argv: list[str]) -> int:
     """Entry point of `wasm-exec serve`; returns the exit status."""
     try:
         settings = _settings(argv)
-    except _UsageError as exc:
+    except UsageError as exc:
         print(f"wasm-exec serve: error: {exc}", file=sys.stderr)
         return 2
 

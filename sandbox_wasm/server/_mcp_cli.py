@@ -4,20 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import NoReturn
 
-
-class _UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise _UsageError(message)
+from .._cli_common import OneLineParser, UsageError
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = OneLineParser(
         prog="wasm-exec mcp",
         description="Serve the sandbox as an MCP server (tools execute_python_sandbox and "
         "audit_python_code).",
@@ -39,10 +31,10 @@ def main(argv: list[str]) -> int:
     try:
         args = _parser().parse_args(argv)
         if args.workers < 1:
-            raise _UsageError("--workers must be at least 1")
+            raise UsageError("--workers must be at least 1")
         if not 0 <= args.port <= 65_535:
-            raise _UsageError("--port must be between 0 and 65535")
-    except _UsageError as exc:
+            raise UsageError("--port must be between 0 and 65535")
+    except UsageError as exc:
         print(f"wasm-exec mcp: error: {exc}", file=sys.stderr)
         return 2
 
