@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -99,7 +100,7 @@ def main() -> int:
 
     snapshot = sw.Sandbox(python_runtime="snapshot")
     plain = sw.Sandbox(python_runtime="plain")
-    snapshot.warm_up()
+    snapshot.warm_up("python", "javascript")
     plain.warm_up()
     for _ in range(20):
         snapshot.execute(HELLO)
@@ -111,6 +112,9 @@ def main() -> int:
     rows["snapshot print('hi')"] = timed(lambda: snapshot.execute(HELLO), n)
     rows["snapshot json/re script"] = timed(lambda: snapshot.execute(JSON_RE), n)
     rows["snapshot blocked script"] = timed(lambda: snapshot.execute(BLOCKED), n)
+    rows["javascript console.log(1)"] = timed(
+        lambda: snapshot.execute("console.log(1)", language="javascript"), n
+    )
     report["latency"] = rows
 
     with tempfile.TemporaryDirectory() as empty_cache:
@@ -128,6 +132,21 @@ def main() -> int:
     sandbox_cpu = float(snapshot.execute(CPU, timeout_ms=30_000).stdout)
     report["cpu_bound_s"] = {"native": round(native_cpu, 3), "sandbox": round(sandbox_cpu, 3),
                              "ratio": round(sandbox_cpu / native_cpu, 1)}
+
+    js_loop = (
+        "const t = Date.now(); let s = 0; for (let i = 0; i < 3000000; i++) s += i * i;"
+        " console.log((Date.now() - t) / 1000);"
+    )
+    node = shutil.which("node")
+    js_report: dict[str, object] = {
+        "sandbox": float(snapshot.execute(js_loop, language="javascript",
+                                          timeout_ms=30_000).stdout)
+    }
+    if node:
+        js_report["node"] = float(subprocess.run([node, "-e", js_loop], check=True,
+                                                 capture_output=True, text=True).stdout)
+        js_report["ratio"] = round(js_report["sandbox"] / max(js_report["node"], 1e-3), 1)  # type: ignore[operator]
+    report["javascript_cpu_loop_s"] = js_report
 
     seconds = 1.5 if args.quick else 4.0
     report["throughput_per_s"] = {
@@ -157,7 +176,8 @@ def main() -> int:
     for key in ("first_run_with_compile_ms", "cold_start_warm_cache_ms",
                 "native_interpreter_start_ms"):
         print(f"{key:38} {report[key]:9}")
-    for section in ("cpu_bound_s", "throughput_per_s", "rss_mb", "ratios"):
+    for section in ("cpu_bound_s", "javascript_cpu_loop_s", "throughput_per_s", "rss_mb",
+                    "ratios"):
         for key, value in report[section].items():  # type: ignore[union-attr]
             print(f"{section + ': ' + key:38} {value:9}")
     out = HERE / "results" / "latency.json"

@@ -6,7 +6,6 @@ translated here into a `GuestOutcome`; nothing above this layer inspects wasmtim
 
 from __future__ import annotations
 
-import errno
 import struct
 import threading
 import time
@@ -35,12 +34,11 @@ TrapKind = Literal["deadline", "fuel", "memory_out_of_bounds", "stack_overflow",
 
 
 class _CappedOutput:
-    """A WASI output callback that keeps at most `cap` bytes. wasmtime may call it from its
-    own I/O threads (in 4 KiB chunks), so it keeps its state on itself, not thread-locals.
+    """Captured stdout or stderr of one run: keeps at most `cap` bytes, counts them all.
 
-    It always reports every byte as written: a short count would surface in the guest as
-    an OSError, and raising would silently lose the output. Bytes are decoded once at the
-    end because chunks can split a UTF-8 sequence.
+    Every write is reported to the guest as complete: a short count would surface as an
+    OSError, and output beyond the cap is simply dropped (`truncated`). Bytes are decoded once
+    at the end because writes can split a UTF-8 sequence.
     """
 
     def __init__(self, cap: int, *, error_channel: bool = False, preamble: bool = False) -> None:
@@ -58,8 +56,13 @@ class _CappedOutput:
         self._preamble_parts: list[bytes] = []
         self.preamble: bytes | None = None
         self.preamble_too_large = False
-        self.deadline = float("inf")
-        self.deadline_hit = False
+
+    def wanted(self, length: int) -> int:
+        """How many leading bytes of a `length`-byte write this capture needs to see; the
+        rest need not even be copied out of the guest's memory."""
+        if self._preamble_pending:
+            return min(length, 8 + MAX_PREAMBLE_BYTES + len(ERROR_MARK) + self.cap)
+        return min(length, max(self.cap - self.kept, len(ERROR_MARK) + 4096))
 
     def _take_preamble(self, chunk: bytes) -> bytes:
         """Consume preamble bytes from `chunk`; return what is left for user output."""
@@ -80,31 +83,26 @@ class _CappedOutput:
             self.preamble = b"".join(self._preamble_parts)
         return chunk
 
-    def __call__(self, chunk: bytes) -> int | None:
-        if time.monotonic() > self.deadline:
-            # A single huge write is one host call that the epoch cannot interrupt: once the
-            # deadline has passed, fail the write (EIO) so the guest returns to wasm, where
-            # the epoch trap stops it; the run counts as timed out either way.
-            self.deadline_hit = True
-            return -errno.EIO
+    def write(self, chunk: bytes, length: int) -> None:
+        """Record a write of `length` bytes whose first `len(chunk)` bytes are `chunk`."""
         if self._preamble_pending:
+            before = len(chunk)
             chunk = self._take_preamble(chunk)
+            length -= before - len(chunk)
             if not chunk:
                 return
         if self._error_channel and chunk.startswith(ERROR_MARK):
             # The bootstrap reports the uncaught exception here after the user code ended.
             self.error_record = chunk[len(ERROR_MARK) :].strip()[:4096]
             return
-        self.total += len(chunk)
+        self.total += length
         room = self.cap - self.kept
-        if room <= 0:
-            self.truncated = self.truncated or bool(chunk)
-            return
-        if len(chunk) > room:
-            chunk = chunk[:room]
+        if length > room:
             self.truncated = True
-        self.chunks.append(chunk)
-        self.kept += len(chunk)
+        if room > 0:
+            chunk = chunk[:room]
+            self.chunks.append(chunk)
+            self.kept += len(chunk)
 
     def data(self) -> bytes:
         return b"".join(self.chunks)
@@ -236,7 +234,7 @@ def _fd_read(caller: wasmtime.Caller, fd: int, iovs: int, iovs_len: int, nread_p
     # blocking-I/O thread hop per read. The embedded standard library is read inside the
     # module (wasi-vfs) and never reaches this import; the guest has no other real fds.
     try:
-        if fd != 0:
+        if fd != 0 or fd in _run_state.closed:
             return ERRNO_BADF
         memory = caller["memory"]
         assert isinstance(memory, wasmtime.Memory)
@@ -259,12 +257,55 @@ def _fd_read(caller: wasmtime.Caller, fd: int, iovs: int, iovs_len: int, nread_p
         return ERRNO_FAULT
 
 
+def _fd_close(fd: int) -> int:
+    # The guest's only real descriptors are stdio (no preopens; the embedded stdlib's
+    # descriptors never leave the module), and reads and writes of those are served here.
+    if fd not in (0, 1, 2) or fd in _run_state.closed:
+        return ERRNO_BADF
+    _run_state.closed.add(fd)
+    return ERRNO_SUCCESS
+
+
+def _fd_write(
+    caller: wasmtime.Caller, fd: int, iovs: int, iovs_len: int, nwritten_ptr: int
+) -> int:
+    # Stdout and stderr are captured here, on the thread running the guest: no copy of what
+    # lies beyond the cap, no hop through wasmtime's I/O threads, and a write that ends past
+    # the deadline moves the epoch deadline so the guest traps as soon as it is back in wasm.
+    try:
+        if fd not in (1, 2) or fd in _run_state.closed:
+            return ERRNO_BADF
+        output: _CappedOutput = _run_state.outputs[fd - 1]
+        memory = caller["memory"]
+        assert isinstance(memory, wasmtime.Memory)
+        vectors = memory.read(caller, iovs, iovs + 8 * iovs_len)
+        total = 0
+        for index in range(iovs_len):
+            buf, length = struct.unpack_from("<II", vectors, 8 * index)
+            if length:
+                take = output.wanted(length)
+                output.write(bytes(memory.read(caller, buf, buf + take)) if take else b"", length)
+            total += length
+        memory.write(caller, struct.pack("<I", total), nwritten_ptr)
+        if time.monotonic() > _run_state.deadline:
+            _run_state.deadline_hit = True
+            wasmtime.Store.set_epoch_deadline(caller, 0)  # type: ignore[arg-type]
+        return ERRNO_SUCCESS
+    except Exception:
+        return ERRNO_FAULT
+
+
 def _define_host_functions(linker: wasmtime.Linker) -> None:
     i32, i64 = wasmtime.ValType.i32(), wasmtime.ValType.i64()
     linker.allow_shadowing = True
     linker.define_func(WASI, "proc_exit", wasmtime.FuncType([i32], []), _proc_exit)
     linker.define_func(
         WASI, "clock_time_get", wasmtime.FuncType([i32, i64, i32], [i32]), _clock_time_get,
+        access_caller=True,
+    )
+    linker.define_func(WASI, "fd_close", wasmtime.FuncType([i32], [i32]), _fd_close)
+    linker.define_func(
+        WASI, "fd_write", wasmtime.FuncType([i32, i32, i32, i32], [i32]), _fd_write,
         access_caller=True,
     )
     linker.define_func(
@@ -320,8 +361,6 @@ class GuestProgram:
             wasi = wasmtime.WasiConfig()
             # No preopened directories and no environment: the guest sees no host state.
             wasi.argv = argv
-            wasi.stdout_custom = stdout
-            wasi.stderr_custom = stderr
             store.set_wasi(wasi)
             store.set_limits(memory_size=memory_bytes)
             store.set_fuel(fuel)
@@ -332,7 +371,8 @@ class GuestProgram:
             _run_state.stdin = memoryview(payload)
             _run_state.stdin_offset = 0
             _run_state.deadline = time.monotonic() + timeout_ms / 1000
-            stdout.deadline = stderr.deadline = _run_state.deadline
+            _run_state.outputs = (stdout, stderr)
+            _run_state.closed = set()
             if self._pre is None:
                 raise wasmtime.WasmtimeError("the engine was released (interpreter exit)")
             instance = self._pre.instantiate(store)
@@ -354,7 +394,7 @@ class GuestProgram:
                 if recorded is not None:
                     outcome.trap, outcome.trap_detail = None, ""
                     outcome.exit_code = recorded
-            if _run_state.deadline_hit or stdout.deadline_hit or stderr.deadline_hit:
+            if _run_state.deadline_hit:
                 # A host call cut short by the deadline (a sleep, a huge write): the guest
                 # may have ended before the epoch trap caught up; it still timed out.
                 outcome.trap, outcome.exit_code = "deadline", None
