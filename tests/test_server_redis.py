@@ -12,7 +12,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -21,7 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 import redis
-import uvicorn
+from live_server import LiveServer
 
 import sandbox_wasm as sw
 from sandbox_wasm.server import GatewaySettings, InMemoryJobStore, create_app, settings_from_env
@@ -85,32 +84,6 @@ class RedisServer:
             self.process.terminate()
             self.process.wait(timeout=10)
         self.process.stdout.close()
-
-
-class LiveServer:
-    """A gateway under uvicorn on 127.0.0.1 (a free port) in a background thread."""
-
-    def __init__(self, settings: GatewaySettings, sandbox: sw.Sandbox) -> None:
-        self.app = create_app(settings, sandbox=sandbox)
-        config = uvicorn.Config(
-            self.app, host="127.0.0.1", port=0, log_level="warning",
-            timeout_graceful_shutdown=5,
-        )
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, daemon=True)
-        self._thread.start()
-        deadline = time.monotonic() + 30
-        while not self._server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("uvicorn did not start")
-            time.sleep(0.02)
-        port = self._server.servers[0].sockets[0].getsockname()[1]
-        self.client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
-
-    def stop(self) -> None:
-        self.client.close()
-        self._server.should_exit = True
-        self._thread.join(timeout=30)
 
 
 def replica(sandbox: sw.Sandbox, redis_url: str, **settings: object) -> LiveServer:

@@ -1,0 +1,52 @@
+"""A real gateway under uvicorn on 127.0.0.1 (a free port) in a background thread, for the
+server tests."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+import httpx
+import uvicorn
+
+import sandbox_wasm as sw
+from sandbox_wasm.server._http import create_app
+from sandbox_wasm.server._settings import GatewaySettings
+
+
+class LiveServer:
+    """uvicorn serving the gateway app in a background thread, with an httpx client."""
+
+    def __init__(self, settings: GatewaySettings, sandbox: sw.Sandbox) -> None:
+        self.settings = settings
+        self.app = create_app(settings, sandbox=sandbox)
+        config = uvicorn.Config(
+            self.app, host="127.0.0.1", port=0, log_level="warning",
+            timeout_graceful_shutdown=5,
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 30
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+        port = self._server.servers[0].sockets[0].getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}"
+        self.client = httpx.Client(base_url=self.url, timeout=30)
+
+    def stop(self) -> None:
+        self.client.close()
+        self._server.should_exit = True
+        self._thread.join(timeout=30)
+
+    def wait_until(self, predicate: Callable[[dict], bool], timeout: float = 10) -> dict:
+        """Poll /healthz until `predicate(health)` holds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            health = self.client.get("/healthz").json()
+            if predicate(health) or time.monotonic() > deadline:
+                return health
+            time.sleep(0.02)
