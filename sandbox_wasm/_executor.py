@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
 import threading
@@ -294,8 +295,7 @@ class Sandbox:
         # One fresh instance audits and then runs: the guest parses the source, writes its
         # findings as a preamble before any user code runs, and runs the code only if the
         # policy (judged by the same function as here) allows it.
-        header = json.dumps(policy_tables(policy), separators=(",", ":")).encode()
-        payload = b"exec\n" + header + b"\n" + source.encode("utf-8")
+        payload = b"exec\n" + _policy_header(policy) + b"\n" + source.encode("utf-8")
         outcome = self._run(payload, effective, preamble=True)
         return self._finish_python(result, outcome, policy)
 
@@ -374,6 +374,12 @@ class Sandbox:
         """`execute()` in a worker thread, so the event loop keeps running meanwhile (wasm
         calls release the GIL)."""
         return await asyncio.to_thread(self.execute, code, **options)  # type: ignore[arg-type]
+
+
+@functools.lru_cache(maxsize=32)
+def _policy_header(policy: AuditPolicy) -> bytes:
+    """The policy tables as the guest reads them (policies are frozen, so this is cached)."""
+    return json.dumps(policy_tables(policy), separators=(",", ":")).encode()
 
 
 def _parse_preamble(outcome: GuestOutcome) -> dict[str, object] | None:

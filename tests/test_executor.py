@@ -278,3 +278,21 @@ def test_profiles_and_explicit_timeout(sandbox: sw.Sandbox) -> None:
 
 def test_bytes_source_accepted(sandbox: sw.Sandbox) -> None:
     assert sandbox.execute("print('é')".encode()).stdout == "é\n"
+
+
+def test_in_memory_filesystem_keeps_nothing(open_sandbox: sw.Sandbox) -> None:
+    paths = ["/tmp/leak.txt", "/usr/local/lib/python3.12/leak.txt", "leak.txt"]
+    first = open_sandbox.execute(
+        "written = 0\n"
+        f"for path in {paths!r}:\n"
+        "    try:\n"
+        "        with open(path, 'w') as handle:\n"
+        "            handle.write('leak')\n"
+        "        written += 1\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "print(written)\n"
+    )
+    assert first.status == "succeeded"
+    second = open_sandbox.execute(f"import os\nprint([os.path.exists(p) for p in {paths!r}])")
+    assert second.stdout == "[False, False, False]\n"
