@@ -16,7 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from ._guest_boot import _MAX_FACTS as MAX_FACTS
-from ._guest_boot import judge_fact, tables_from_json
+from ._guest_boot import STRICT_TABLES, judge_fact, tables_from_json
 from ._models import AuditReport, Finding, SafetyVerdict
 
 
@@ -27,47 +27,11 @@ class AuditPolicy(BaseModel):
 
     name: str = "strict"
     mode: Literal["enforce", "report"] = "enforce"
-    blocked_modules: frozenset[str] = frozenset(
-        {
-            "os", "sys", "subprocess", "socket", "builtins", "shutil", "ctypes", "requests",
-            "urllib", "pty", "tty", "termios", "fcntl", "platform", "http", "ftplib",
-            "smtplib", "importlib", "pathlib", "glob", "tempfile", "cryptography", "ssl",
-            "pickle", "marshal", "yaml", "posix", "io.open", "multiprocessing", "threading",
-            "signal", "select", "selectors", "asyncio", "code", "codeop", "gc", "inspect",
-            "runpy", "zipimport", "pkgutil", "sysconfig", "site", "shelve", "dbm", "sqlite3",
-            "_posixsubprocess", "_io", "_thread", "mmap", "resource", "webbrowser",
-        }
-    )
-    allowed_modules: frozenset[str] | None = frozenset(
-        {
-            "json", "math", "cmath", "re", "datetime", "time", "calendar", "collections",
-            "functools", "itertools", "random", "statistics", "string", "base64", "hashlib",
-            "hmac", "secrets", "urllib.parse", "html", "xml.etree.ElementTree", "typing",
-            "types", "copy", "pprint", "textwrap", "decimal", "fractions", "dataclasses",
-            "enum", "heapq", "bisect", "csv", "io", "operator", "numbers", "array",
-            "difflib", "unicodedata", "uuid", "zlib", "binascii", "struct", "abc",
-            "contextlib", "graphlib", "colorsys", "__future__",
-        }
-    )
-    blocked_calls: frozenset[str] = frozenset(
-        {
-            "eval", "exec", "open", "compile", "getattr", "setattr", "delattr", "globals",
-            "locals", "vars", "__import__", "input", "exit", "quit", "breakpoint",
-            "memoryview",
-        }
-    )
-    blocked_attributes: frozenset[str] = frozenset(
-        {
-            "__subclasses__", "__globals__", "__builtins__", "__code__", "__closure__",
-            "__class__", "__bases__", "__base__", "__mro__", "__dict__", "__getattribute__",
-            "__reduce__", "__reduce_ex__", "__loader__", "__spec__", "__import__",
-            "__self__", "__func__", "__wrapped__", "__init_subclass__", "__set_name__",
-            "f_globals", "f_locals", "f_builtins", "f_back", "f_code", "tb_frame", "tb_next",
-            "gi_frame", "gi_code", "cr_frame", "cr_code", "ag_frame", "ag_code",
-            "co_code", "co_consts", "mro", "system", "popen", "spawn",
-        }
-    )
-    blocked_names: frozenset[str] = frozenset({"__builtins__", "__loader__", "__spec__"})
+    blocked_modules: frozenset[str] = frozenset(STRICT_TABLES["blocked_modules"])
+    allowed_modules: frozenset[str] | None = frozenset(STRICT_TABLES["allowed_modules"])
+    blocked_calls: frozenset[str] = frozenset(STRICT_TABLES["blocked_calls"])
+    blocked_attributes: frozenset[str] = frozenset(STRICT_TABLES["blocked_attributes"])
+    blocked_names: frozenset[str] = frozenset(STRICT_TABLES["blocked_names"])
     flag_dunder_strings: bool = True
 
     def with_mode(self, mode: Literal["enforce", "report"]) -> AuditPolicy:

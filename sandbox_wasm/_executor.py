@@ -313,9 +313,8 @@ class Sandbox:
                 message=f"auditing this source needs more than the {limit} MiB memory cap",
             )
             return result.finish("memory_exceeded", error=error)
-        audit_ms = answer.get("audit_ms")
-        if isinstance(audit_ms, (int, float)):
-            result.metrics.audit_time_ms = round(float(audit_ms), 3)
+        if outcome.preamble_ms is not None:
+            result.metrics.audit_time_ms = round(outcome.preamble_ms, 3)
         report = build_report(policy, answer)
         result.audit = AuditSummary(
             safety_verdict=report.safety_verdict,
@@ -339,7 +338,6 @@ class Sandbox:
                 message += f" and {more} more finding{'s' if more > 1 else ''}"
             error = ErrorInfo(type="SecurityViolation", message=message)
             return result.finish("blocked", error=error)
-        outcome.elapsed_ms = max(0.0, outcome.elapsed_ms - result.metrics.audit_time_ms)
         return result.from_outcome(outcome)
 
     def _execute_javascript(
@@ -378,8 +376,12 @@ class Sandbox:
 
 @functools.lru_cache(maxsize=32)
 def _policy_header(policy: AuditPolicy) -> bytes:
-    """The policy tables as the guest reads them (policies are frozen, so this is cached)."""
-    return json.dumps(policy_tables(policy), separators=(",", ":")).encode()
+    """The policy tables as the guest reads them (policies are frozen, so this is cached).
+    The strict tables are built into the guest: naming them saves parsing them per run."""
+    tables = policy_tables(policy)
+    if policy_tables(STRICT_POLICY.with_mode(policy.mode)) == tables:
+        return b"@strict:enforce" if tables["enforce"] else b"@strict:report"
+    return json.dumps(tables, separators=(",", ":")).encode()
 
 
 def _parse_preamble(outcome: GuestOutcome) -> dict[str, object] | None:

@@ -16,7 +16,6 @@ import contextlib
 import gc
 import os
 import sys
-import time
 
 # Modules that user code and the audit commonly need. The plain runtime imports them lazily
 # (start-up cost is paid per run there); a pre-initialised snapshot imports them once at
@@ -25,6 +24,45 @@ _PRELOAD = ("ast", "json", "traceback", "re", "math", "collections", "functools"
             "itertools", "io", "datetime", "time", "string", "statistics", "base64",
             "hashlib", "textwrap", "typing", "dataclasses", "enum", "fractions", "decimal",
             "heapq", "bisect", "copy", "pprint", "operator", "random")
+
+# The default ("strict") policy. The host's AuditPolicy takes its defaults from here, and a
+# pre-initialised snapshot keeps these tables ready, so the default policy costs no parsing.
+STRICT_TABLES = {
+    "blocked_modules": (
+        "os", "sys", "subprocess", "socket", "builtins", "shutil", "ctypes", "requests",
+        "urllib", "pty", "tty", "termios", "fcntl", "platform", "http", "ftplib",
+        "smtplib", "importlib", "pathlib", "glob", "tempfile", "cryptography", "ssl",
+        "pickle", "marshal", "yaml", "posix", "io.open", "multiprocessing", "threading",
+        "signal", "select", "selectors", "asyncio", "code", "codeop", "gc", "inspect",
+        "runpy", "zipimport", "pkgutil", "sysconfig", "site", "shelve", "dbm", "sqlite3",
+        "_posixsubprocess", "_io", "_thread", "mmap", "resource", "webbrowser",
+    ),
+    "allowed_modules": (
+        "json", "math", "cmath", "re", "datetime", "time", "calendar", "collections",
+        "functools", "itertools", "random", "statistics", "string", "base64", "hashlib",
+        "hmac", "secrets", "urllib.parse", "html", "xml.etree.ElementTree", "typing",
+        "types", "copy", "pprint", "textwrap", "decimal", "fractions", "dataclasses",
+        "enum", "heapq", "bisect", "csv", "io", "operator", "numbers", "array",
+        "difflib", "unicodedata", "uuid", "zlib", "binascii", "struct", "abc",
+        "contextlib", "graphlib", "colorsys", "__future__",
+    ),
+    "blocked_calls": (
+        "eval", "exec", "open", "compile", "getattr", "setattr", "delattr", "globals",
+        "locals", "vars", "__import__", "input", "exit", "quit", "breakpoint",
+        "memoryview",
+    ),
+    "blocked_attributes": (
+        "__subclasses__", "__globals__", "__builtins__", "__code__", "__closure__",
+        "__class__", "__bases__", "__base__", "__mro__", "__dict__", "__getattribute__",
+        "__reduce__", "__reduce_ex__", "__loader__", "__spec__", "__import__",
+        "__self__", "__func__", "__wrapped__", "__init_subclass__", "__set_name__",
+        "f_globals", "f_locals", "f_builtins", "f_back", "f_code", "tb_frame", "tb_next",
+        "gi_frame", "gi_code", "cr_frame", "cr_code", "ag_frame", "ag_code",
+        "co_code", "co_consts", "mro", "system", "popen", "spawn",
+    ),
+    "blocked_names": ("__builtins__", "__loader__", "__spec__"),
+    "dunder_strings": True,
+}
 
 _ERROR_MARK = b"\x00sandbox-wasm-error:"
 _FACT_LIMIT_PER_NAME = 20
@@ -184,6 +222,14 @@ def tables_from_json(data):
     }
 
 
+def strict_tables(enforce, _cache={}):  # noqa: B006 - the cache is the point
+    """STRICT_TABLES as sets; computed once (at build time, in a snapshot)."""
+    tables = _cache.get("tables")
+    if tables is None:
+        tables = _cache["tables"] = tables_from_json({**STRICT_TABLES, "enforce": True})
+    return {**tables, "enforce": enforce}
+
+
 def _write_all(fd, data, _write=os.write):
     view = memoryview(data)
     while view:
@@ -227,13 +273,15 @@ def _flush(_sys=sys):
 
 
 def _r(_read=os.read, _exit=os._exit, _atexit=atexit, _builtins=builtins, _sys=sys,
-       _write=os.write, gc=gc, _perf_counter=time.perf_counter):
+       _write=os.write, gc=gc):
+    # The host serves stdin from memory and fills each read as far as it can: a read that
+    # returns less than asked for has reached the end (one host call for any request).
     chunks = []
     while True:
-        chunk = _read(0, 1 << 20)
-        if not chunk:
-            break
+        chunk = _read(0, 1 << 22)
         chunks.append(chunk)
+        if len(chunk) < 1 << 22:
+            break
     mode, _, source = b"".join(chunks).partition(b"\n")
     if mode == b"audit":
         from json import dumps as _dumps
@@ -245,8 +293,10 @@ def _r(_read=os.read, _exit=os._exit, _atexit=atexit, _builtins=builtins, _sys=s
         from json import loads as _loads
 
         header, _, source = source.partition(b"\n")
-        tables = tables_from_json(_loads(header))
-        started = _perf_counter()
+        if header.startswith(b"@strict:"):  # the default policy, tables already built
+            tables = strict_tables(header == b"@strict:enforce")
+        else:
+            tables = tables_from_json(_loads(header))
         try:
             answer, code_object = _facts(source)
             facts = answer.get("facts")
@@ -254,7 +304,6 @@ def _r(_read=os.read, _exit=os._exit, _atexit=atexit, _builtins=builtins, _sys=s
                 answer.get("facts_truncated")
                 or any(judge_fact(tables, fact[0], fact[1]) for fact in facts)))
             answer["ran"] = not blocked
-            answer["audit_ms"] = (_perf_counter() - started) * 1000
             preamble = _dumps(answer, separators=(",", ":")).encode()
         except MemoryError:
             answer = code_object = None
@@ -301,6 +350,7 @@ def _r(_read=os.read, _exit=os._exit, _atexit=atexit, _builtins=builtins, _sys=s
 if __name__ == "__main__" and sys.argv[1:] == ["--snapshot-init"]:
     for _name in _PRELOAD:
         __import__(_name)
+    strict_tables(True)
     # Frozen objects are never scanned again: without this, the first collection of every
     # run walks the whole start-up heap.
     gc.collect()

@@ -129,7 +129,9 @@ class ErrorInfo(BaseModel):
 
 
 class Metrics(BaseModel):
-    """Measurements of one execution."""
+    """Measurements of one execution. `execution_time_ms` is the guest instance's whole run
+    (audit included: the time the deadline bounds); `audit_time_ms` is the part of it until
+    the audit's answer (for a plain runtime, interpreter start-up included)."""
 
     execution_time_ms: float = 0.0
     audit_time_ms: float = 0.0

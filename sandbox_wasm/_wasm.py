@@ -56,6 +56,7 @@ class _CappedOutput:
         self._preamble_parts: list[bytes] = []
         self.preamble: bytes | None = None
         self.preamble_too_large = False
+        self.preamble_at: float | None = None
 
     def wanted(self, length: int) -> int:
         """How many leading bytes of a `length`-byte write this capture needs to see; the
@@ -81,6 +82,7 @@ class _CappedOutput:
         if self._preamble_left == 0:
             self._preamble_pending = False
             self.preamble = b"".join(self._preamble_parts)
+            self.preamble_at = time.perf_counter()
         return chunk
 
     def write(self, chunk: bytes, length: int) -> None:
@@ -124,6 +126,8 @@ class GuestOutcome:
     error_record: bytes | None = None
     preamble: bytes | None = None
     preamble_too_large: bool = False
+    #: Milliseconds from entering the guest to its audit answer (the audit's cost).
+    preamble_ms: float | None = None
     fuel_consumed: int = 0
     peak_memory_bytes: int = 0
     elapsed_ms: float = 0.0
@@ -158,8 +162,7 @@ def _clock_time_get(caller: wasmtime.Caller, clock_id: int, _precision: int, out
         now = _clock_now_ns(clock_id)
         if now is None:
             return ERRNO_INVAL
-        memory = caller["memory"]
-        assert isinstance(memory, wasmtime.Memory)
+        memory: wasmtime.Memory = _run_state.memory
         memory.write(caller, struct.pack("<Q", now), out)
         return ERRNO_SUCCESS
     except Exception:
@@ -175,8 +178,7 @@ def _poll_oneoff(
     try:
         if count <= 0:
             return ERRNO_INVAL
-        memory = caller["memory"]
-        assert isinstance(memory, wasmtime.Memory)
+        memory: wasmtime.Memory = _run_state.memory
         raw = memory.read(caller, subs_ptr, subs_ptr + count * SUBSCRIPTION_SIZE)
         if len(raw) != count * SUBSCRIPTION_SIZE:
             return ERRNO_FAULT
@@ -236,8 +238,7 @@ def _fd_read(caller: wasmtime.Caller, fd: int, iovs: int, iovs_len: int, nread_p
     try:
         if fd != 0 or fd in _run_state.closed:
             return ERRNO_BADF
-        memory = caller["memory"]
-        assert isinstance(memory, wasmtime.Memory)
+        memory: wasmtime.Memory = _run_state.memory
         payload: memoryview = _run_state.stdin
         offset: int = _run_state.stdin_offset
         vectors = memory.read(caller, iovs, iovs + 8 * iovs_len)
@@ -276,8 +277,7 @@ def _fd_write(
         if fd not in (1, 2) or fd in _run_state.closed:
             return ERRNO_BADF
         output: _CappedOutput = _run_state.outputs[fd - 1]
-        memory = caller["memory"]
-        assert isinstance(memory, wasmtime.Memory)
+        memory: wasmtime.Memory = _run_state.memory
         vectors = memory.read(caller, iovs, iovs + 8 * iovs_len)
         total = 0
         for index in range(iovs_len):
@@ -379,6 +379,9 @@ class GuestProgram:
             exports = instance.exports(store)
             exported_memory = exports["memory"]
             memory = exported_memory if isinstance(exported_memory, wasmtime.Memory) else None
+            # Host functions use this handle with their Caller (same store) instead of
+            # looking the export up on every call.
+            _run_state.memory = memory
             entry = exports[self._entry]
             assert isinstance(entry, wasmtime.Func)
             try:
@@ -414,6 +417,8 @@ class GuestProgram:
         outcome.stdout_bytes, outcome.stderr_bytes = stdout.total, stderr.total
         outcome.error_record = stderr.error_record
         outcome.preamble, outcome.preamble_too_large = stdout.preamble, stdout.preamble_too_large
+        if stdout.preamble_at is not None:
+            outcome.preamble_ms = (stdout.preamble_at - started) * 1000
         return outcome
 
 
