@@ -106,6 +106,11 @@ def build_report(policy: AuditPolicy, guest_answer: dict[str, object]) -> AuditR
     facts = guest_answer.get("facts")
     facts = facts[:MAX_FACTS] if isinstance(facts, list) else []
     findings = findings_from_facts(policy, facts)
+    if guest_answer.get("audit_error"):
+        findings.append(Finding(
+            name="<source>", kind="name", line=0, col=0,
+            reason="the audit ran out of memory; the source was not examined",
+        ))
     if guest_answer.get("facts_truncated") or len(facts) >= MAX_FACTS:
         # The guest stops listing after MAX_FACTS constructs; what it did not list was not
         # examined, so the verdict cannot be "safe".

@@ -219,22 +219,16 @@ class Sandbox:
 
     def _run_audit_guest(self, source: str) -> tuple[dict[str, object], bool]:
         """The guest's facts about `source`, and whether the answer may be cached."""
-        outcome = self._run(b"audit\n" + source.encode("utf-8"), AUDIT_LIMITS)
+        outcome = self._run(b"audit\n" + source.encode("utf-8"), AUDIT_LIMITS, preamble=True)
         if outcome.host_error is not None:
             raise _HostFailure(outcome.host_error)
-        if outcome.exit_code == 0 and not outcome.stdout_truncated:
-            try:
-                answer = json.loads(outcome.stdout)
-                if isinstance(answer, dict):
-                    return answer, True
-            except ValueError:
-                pass
-        # The parser trapped (C stack), ran out of time or memory: the source is not
-        # something the interpreter could compile either.
-        message = "source too complex to parse"
-        if outcome.trap is None and not outcome.exit_code:
-            message = "the audit could not complete (findings exceeded the report size)"
-        return {"syntax_error": {"message": message, "line": 0, "col": 0}}, False
+        answer = _parse_preamble(outcome)
+        if answer is not None:
+            return answer, "audit_error" not in answer
+        # The parser trapped (C stack) or ran out of time: the source is not something the
+        # interpreter could compile either.
+        return {"syntax_error": {"message": "source too complex to parse", "line": 0,
+                                 "col": 0}}, False
 
     # -- execution ---------------------------------------------------------------
     def _run(

@@ -286,7 +286,12 @@ def _r(_read=os.read, _exit=os._exit, _atexit=atexit, _builtins=builtins, _sys=s
     if mode == b"audit":
         from json import dumps as _dumps
 
-        _write_all(1, _dumps(_facts(source)[0], separators=(",", ":")).encode())
+        try:
+            answer = _dumps(_facts(source)[0], separators=(",", ":")).encode()
+        except MemoryError:
+            answer = b'{"audit_error":"memory"}'
+        # Framed like the exec preamble, so that no stdout cap applies to the answer.
+        _write_all(1, len(answer).to_bytes(8, "little") + answer)
         _exit(0)
     if mode == b"exec":
         from json import dumps as _dumps
