@@ -9,7 +9,7 @@ from __future__ import annotations
 import struct
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 import wasmtime
@@ -132,7 +132,6 @@ class GuestOutcome:
     peak_memory_bytes: int = 0
     elapsed_ms: float = 0.0
     host_error: str | None = None
-    extra: dict[str, object] = field(default_factory=dict)
 
 
 # Host functions are shared by every thread's Store; ctypes calls them on the thread that
