@@ -158,27 +158,35 @@ class Doctor:
         return f"time.sleep(3600) stopped after {ms:.0f} ms (deadline 300 ms)", {"stopped_ms": ms}
 
     def check_fuel(self) -> tuple[str, dict[str, object]]:
-        # Fuel counts from interpreter start-up: give the loop 100 M more than a print().
-        budget = self.startup_fuel + 100_000_000
+        # The budget bounds the user's code; start-up and the audit have their own budget
+        # and are reported on top.
+        budget = 100_000_000
         result = self.strict.execute("i = 0\nwhile True:\n    i += 1",
                                      limits={"fuel": budget, "timeout_ms": 10_000})
         _expect(result.status == "fuel_exhausted" and result.exit_code == 124,
                 _describe(result))
-        _expect(result.metrics.fuel_consumed == budget,
-                f"consumed {result.metrics.fuel_consumed:,} of a {budget:,} budget")
-        return f"stopped at exactly {budget:,} fuel", {"budget": budget}
+        before = result.metrics.fuel_consumed - budget
+        _expect(before >= 0,
+                f"consumed {result.metrics.fuel_consumed:,}, less than the {budget:,} budget")
+        return (f"user code stopped at its budget of {budget:,} fuel "
+                f"(+{before:,} for start-up and audit)"), {"budget": budget, "before": before}
 
     def check_fuel_rate(self) -> tuple[str, dict[str, object]]:
         # Two fuel-bounded busy loops: the difference of their budgets over the difference of
         # their run times is the guest's burn rate, start-up cost cancelled out. (Fuel read
         # back after a deadline trap under-counts tight loops, so a timeout cannot measure it.)
+        # Budgets far apart and the best of two runs each, so that a stall of the host
+        # (a noisy neighbour) cannot turn the difference into nonsense.
         times = []
-        budgets = (1_000_000_000, 2_000_000_000)
+        budgets = (1_000_000_000, 4_000_000_000)
         for budget in budgets:
-            result = self.strict.execute("i = 0\nwhile True:\n    i += 1",
-                                         limits={"fuel": budget, "timeout_ms": 30_000})
-            _expect(result.status == "fuel_exhausted", _describe(result))
-            times.append(result.metrics.execution_time_ms / 1000)
+            best = float("inf")
+            for _ in range(2):
+                result = self.strict.execute("i = 0\nwhile True:\n    i += 1",
+                                             limits={"fuel": budget, "timeout_ms": 30_000})
+                _expect(result.status == "fuel_exhausted", _describe(result))
+                best = min(best, result.metrics.execution_time_ms / 1000)
+            times.append(best)
         _expect(times[1] > times[0], f"run times {times} do not grow with the budget")
         rate = (budgets[1] - budgets[0]) / (times[1] - times[0])
         limits = Limits()

@@ -49,8 +49,9 @@ BOOT_SOURCE = resources.files(__package__).joinpath("_guest_boot.py").read_text(
 PLAIN_ARGV = ["python", "-I", "-S", "-u", "-c", BOOT_SOURCE]
 SNAPSHOT_ARGV = ["python"]
 
-# The audit parses hostile source; it gets its own fixed budget so that a parser-stressing
-# input is cut off like any other guest, whatever limits the caller chose for the run.
+# The audit parses hostile source; it gets its own fixed budget (deadline and fuel, within
+# the same instance as the run) so that a parser-stressing input is cut off like any other
+# guest, and the caller's limits apply to the caller's code only.
 AUDIT_LIMITS = Limits(timeout_ms=10_000, memory_mb=512, max_stdout_bytes=MIB)
 AUDIT_CACHE_SIZE = 512
 
@@ -239,6 +240,7 @@ class Sandbox:
         language: Language = "python",
         argv: list[str] | None = None,
         preamble: bool = False,
+        audit_budget: Limits | None = None,
     ) -> GuestOutcome:
         program = self._program(language)
         if argv is None:
@@ -252,6 +254,8 @@ class Sandbox:
             stdout_cap=limits.max_stdout_bytes,
             stderr_cap=limits.max_stderr_bytes,
             preamble=preamble,
+            audit_timeout_ms=audit_budget.timeout_ms if audit_budget else None,
+            audit_fuel=audit_budget.effective_fuel if audit_budget else None,
         )
 
     def execute(
@@ -290,7 +294,7 @@ class Sandbox:
         # findings as a preamble before any user code runs, and runs the code only if the
         # policy (judged by the same function as here) allows it.
         payload = b"exec\n" + _policy_header(policy) + b"\n" + source.encode("utf-8")
-        outcome = self._run(payload, effective, preamble=True)
+        outcome = self._run(payload, effective, preamble=True, audit_budget=AUDIT_LIMITS)
         return self._finish_python(result, outcome, policy)
 
     def _finish_python(
@@ -308,7 +312,9 @@ class Sandbox:
             )
             return result.finish("memory_exceeded", error=error)
         if outcome.preamble_ms is not None:
+            # The user's deadline starts at the audit's answer: report the two apart.
             result.metrics.audit_time_ms = round(outcome.preamble_ms, 3)
+            outcome.elapsed_ms = max(0.0, outcome.elapsed_ms - outcome.preamble_ms)
         report = build_report(policy, answer)
         result.audit = AuditSummary(
             safety_verdict=report.safety_verdict,
@@ -393,7 +399,16 @@ def _without_audit_answer(result: _ResultBuilder, outcome: GuestOutcome) -> Exec
     parsing, the parser exhausted the C stack, or the answer was unusable. No user code ran."""
     result.take_metrics(outcome)
     status, _, error = classify(outcome, result.limits, result.stack_bytes)
-    if status in ("timeout", "fuel_exhausted", "memory_exceeded", "internal_error"):
+    if status in ("timeout", "fuel_exhausted"):
+        # The audit runs under its own budget (AUDIT_LIMITS), not the user's.
+        budget = (f"{AUDIT_LIMITS.timeout_ms} ms" if status == "timeout"
+                  else f"{AUDIT_LIMITS.effective_fuel} fuel")
+        error = ErrorInfo(
+            type="TimeoutError" if status == "timeout" else "FuelExhausted",
+            message=f"auditing the source exceeded the audit's budget of {budget}",
+        )
+        return result.finish(status, error=error)
+    if status in ("memory_exceeded", "internal_error"):
         return result.finish(status, error=error)
     if outcome.peak_memory_bytes + result.stack_bytes + 2 * MIB >= result.limits.memory_mb * MIB:
         error = ErrorInfo(

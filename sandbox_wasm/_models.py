@@ -129,9 +129,10 @@ class ErrorInfo(BaseModel):
 
 
 class Metrics(BaseModel):
-    """Measurements of one execution. `execution_time_ms` is the guest instance's whole run
-    (audit included: the time the deadline bounds); `audit_time_ms` is the part of it until
-    the audit's answer (for a plain runtime, interpreter start-up included)."""
+    """Measurements of one execution. The audit and the run share one fresh instance:
+    `audit_time_ms` is the time until the audit's answer (instance start-up included; it has
+    its own budget), `execution_time_ms` the time after it, which `timeout_ms` bounds.
+    `fuel_consumed` counts both."""
 
     execution_time_ms: float = 0.0
     audit_time_ms: float = 0.0

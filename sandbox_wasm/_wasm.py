@@ -10,7 +10,7 @@ import struct
 import threading
 import time
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import wasmtime
 
@@ -286,12 +286,30 @@ def _fd_write(
                 output.write(bytes(memory.read(caller, buf, buf + take)) if take else b"", length)
             total += length
         memory.write(caller, struct.pack("<I", total), nwritten_ptr)
+        if _run_state.next_phase is not None and output.preamble_at is not None:
+            _start_user_phase(caller)
         if time.monotonic() > _run_state.deadline:
             _run_state.deadline_hit = True
             wasmtime.Store.set_epoch_deadline(caller, 0)  # type: ignore[arg-type]
         return ERRNO_SUCCESS
     except Exception:
         return ERRNO_FAULT
+
+
+def _ticks(timeout_ms: int) -> int:
+    return -(-timeout_ms // int(EPOCH_TICK_SECONDS * 1000)) + 1
+
+
+def _start_user_phase(caller: wasmtime.Caller) -> None:
+    """The audit has answered: from now on the user's own deadline and fuel apply. Store's
+    methods work on the Caller, which exposes the same store context."""
+    fuel, timeout_ms = _run_state.next_phase
+    _run_state.next_phase = None
+    store: Any = caller
+    _run_state.audit_fuel_used = _run_state.first_phase_fuel - wasmtime.Store.get_fuel(store)
+    wasmtime.Store.set_fuel(store, fuel)
+    wasmtime.Store.set_epoch_deadline(store, _ticks(timeout_ms))
+    _run_state.deadline = time.monotonic() + timeout_ms / 1000
 
 
 def _define_host_functions(linker: wasmtime.Linker) -> None:
@@ -346,10 +364,14 @@ class GuestProgram:
         stdout_cap: int,
         stderr_cap: int,
         preamble: bool = False,
+        audit_timeout_ms: int | None = None,
+        audit_fuel: int | None = None,
     ) -> GuestOutcome:
         """Run the guest once in a brand-new Store with `payload` as its stdin. With
         `preamble`, stdout starts with a length-prefixed record (the audit's answer) that is
-        returned separately and not counted against the cap."""
+        returned separately and not counted against the cap; with the audit budgets too, the
+        guest runs under those until its answer and under `timeout_ms`/`fuel` after it, so
+        the user's limits apply to the user's code whatever the audit cost."""
         stdout = _CappedOutput(stdout_cap, preamble=preamble)
         stderr = _CappedOutput(stderr_cap, error_channel=True)
         outcome = GuestOutcome()
@@ -362,14 +384,19 @@ class GuestProgram:
             wasi.argv = argv
             store.set_wasi(wasi)
             store.set_limits(memory_size=memory_bytes)
-            store.set_fuel(fuel)
-            ticks = -(-timeout_ms // int(EPOCH_TICK_SECONDS * 1000)) + 1
-            store.set_epoch_deadline(ticks)
+            phased = preamble and audit_timeout_ms is not None and audit_fuel is not None
+            first_timeout = audit_timeout_ms if phased else timeout_ms
+            first_fuel = audit_fuel if phased else fuel
+            store.set_fuel(first_fuel)  # type: ignore[arg-type]
+            store.set_epoch_deadline(_ticks(first_timeout))  # type: ignore[arg-type]
+            _run_state.next_phase = (fuel, timeout_ms) if phased else None
+            _run_state.first_phase_fuel = first_fuel
+            _run_state.audit_fuel_used = None
             _run_state.exit_code = None
             _run_state.deadline_hit = False
             _run_state.stdin = memoryview(payload)
             _run_state.stdin_offset = 0
-            _run_state.deadline = time.monotonic() + timeout_ms / 1000
+            _run_state.deadline = time.monotonic() + first_timeout / 1000  # type: ignore[operator]
             _run_state.outputs = (stdout, stderr)
             _run_state.closed = set()
             if self._pre is None:
@@ -405,7 +432,11 @@ class GuestProgram:
         finally:
             outcome.elapsed_ms = (time.perf_counter() - started) * 1000
             try:
-                outcome.fuel_consumed = fuel - store.get_fuel()
+                audit_used = _run_state.audit_fuel_used
+                if audit_used is None:  # still in the first phase
+                    outcome.fuel_consumed = _run_state.first_phase_fuel - store.get_fuel()
+                else:
+                    outcome.fuel_consumed = audit_used + fuel - store.get_fuel()
                 if memory is not None:
                     outcome.peak_memory_bytes = memory.size(store) * WASM_PAGE
             except wasmtime.WasmtimeError:
