@@ -15,8 +15,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from ._guest_boot import _MAX_FACTS as MAX_FACTS
-from ._guest_boot import STRICT_TABLES, judge_fact, tables_from_json
+from ._guest_boot import (
+    MAX_FACTS,
+    STRICT_TABLES,
+    answer_is_incomplete,
+    judge_fact,
+    tables_from_json,
+)
 from ._models import AuditReport, Finding, SafetyVerdict
 
 
@@ -111,12 +116,13 @@ def build_report(policy: AuditPolicy, guest_answer: dict[str, object]) -> AuditR
             name="<source>", kind="name", line=0, col=0,
             reason="the audit ran out of memory; the source was not examined",
         ))
-    if guest_answer.get("facts_truncated") or len(facts) >= MAX_FACTS:
-        # The guest stops listing after MAX_FACTS constructs; what it did not list was not
-        # examined, so the verdict cannot be "safe".
+    if answer_is_incomplete(guest_answer):
+        # The guest stops listing at MAX_FACTS constructs; what it did not list was not
+        # examined, so the verdict cannot be "safe" (the guest applies the same rule).
         findings.append(Finding(
             name="<source>", kind="name", line=0, col=0,
-            reason=f"the source has more than {MAX_FACTS} constructs; the rest was not audited",
+            reason=f"the source reaches the audit's limit of {MAX_FACTS} constructs; what lies "
+            "beyond it was not audited",
         ))
     return AuditReport(
         syntax_valid=True,

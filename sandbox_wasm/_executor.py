@@ -13,7 +13,7 @@ from collections import OrderedDict
 from importlib import resources
 from pathlib import Path
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from . import _javascript as javascript
 from ._audit import STRICT_POLICY, AuditPolicy, build_report, policy_tables
@@ -51,8 +51,16 @@ SNAPSHOT_ARGV = ["python"]
 
 # The audit parses hostile source; it gets its own fixed budget (deadline and fuel, within
 # the same instance as the run) so that a parser-stressing input is cut off like any other
-# guest, and the caller's limits apply to the caller's code only.
-AUDIT_LIMITS = Limits(timeout_ms=10_000, memory_mb=512, max_stdout_bytes=MIB)
+# guest, and the caller's limits apply to the caller's code only. Its memory cap is always
+# the request's: no phase of a request may use more memory than the request allows.
+AUDIT_TIMEOUT_MS = 10_000
+
+
+def audit_budget(memory_mb: int) -> Limits:
+    """The audit's fixed deadline and fuel, under the request's memory cap."""
+    return Limits(timeout_ms=AUDIT_TIMEOUT_MS, memory_mb=memory_mb, max_stdout_bytes=MIB)
+
+
 AUDIT_CACHE_SIZE = 512
 
 
@@ -220,7 +228,8 @@ class Sandbox:
 
     def _run_audit_guest(self, source: str) -> tuple[dict[str, object], bool]:
         """The guest's facts about `source`, and whether the answer may be cached."""
-        outcome = self._run(b"audit\n" + source.encode("utf-8"), AUDIT_LIMITS, preamble=True)
+        budget = audit_budget(self.limits.memory_mb)
+        outcome = self._run(b"audit\n" + source.encode("utf-8"), budget, preamble=True)
         if outcome.host_error is not None:
             raise _HostFailure(outcome.host_error)
         answer = _parse_preamble(outcome)
@@ -294,7 +303,9 @@ class Sandbox:
         # findings as a preamble before any user code runs, and runs the code only if the
         # policy (judged by the same function as here) allows it.
         payload = b"exec\n" + _policy_header(policy) + b"\n" + source.encode("utf-8")
-        outcome = self._run(payload, effective, preamble=True, audit_budget=AUDIT_LIMITS)
+        outcome = self._run(
+            payload, effective, preamble=True, audit_budget=audit_budget(effective.memory_mb)
+        )
         return self._finish_python(result, outcome, policy)
 
     def _finish_python(
@@ -346,7 +357,7 @@ class Sandbox:
         result.audit = AuditSummary(safety_verdict="safe", policy="none")
         check_start = time.perf_counter()
         check = self._run(
-            source.encode("utf-8"), AUDIT_LIMITS, language="javascript",
+            source.encode("utf-8"), audit_budget(limits.memory_mb), language="javascript",
             argv=javascript.CHECK_ARGV,
         )
         result.metrics.audit_time_ms = _now_ms(check_start)
@@ -357,6 +368,17 @@ class Sandbox:
         try:
             syntax_error = javascript.syntax_error_from_check(check.stdout)
         except ValueError:
+            # No answer: the check ran out of its budget or memory, or the parser overflowed.
+            if check.trap in ("deadline", "fuel"):
+                status: Status = "timeout" if check.trap == "deadline" else "fuel_exhausted"
+                return result.finish(status, error=_audit_budget_error(status, limits.memory_mb))
+            if limits.memory_mb * MIB - check.peak_memory_bytes < MEMORY_CAP_HEADROOM:
+                error = ErrorInfo(
+                    type="MemoryLimitExceeded",
+                    message="checking the syntax of this source needs more than the "
+                    f"{limits.memory_mb} MiB memory cap",
+                )
+                return result.finish("memory_exceeded", error=error)
             syntax_error = "source too complex to parse"
         if syntax_error is not None:
             result.syntax_valid = False
@@ -400,23 +422,10 @@ def _without_audit_answer(result: _ResultBuilder, outcome: GuestOutcome) -> Exec
     result.take_metrics(outcome)
     status, _, error = classify(outcome, result.limits, result.stack_bytes)
     if status in ("timeout", "fuel_exhausted"):
-        # The audit runs under its own budget (AUDIT_LIMITS), not the user's.
-        budget = (f"{AUDIT_LIMITS.timeout_ms} ms" if status == "timeout"
-                  else f"{AUDIT_LIMITS.effective_fuel} fuel")
-        error = ErrorInfo(
-            type="TimeoutError" if status == "timeout" else "FuelExhausted",
-            message=f"auditing the source exceeded the audit's budget of {budget}",
-        )
-        return result.finish(status, error=error)
+        return result.finish(status, error=_audit_budget_error(status, result.limits.memory_mb))
     if status in ("memory_exceeded", "internal_error"):
         return result.finish(status, error=error)
-    if outcome.peak_memory_bytes + result.stack_bytes + 2 * MIB >= result.limits.memory_mb * MIB:
-        error = ErrorInfo(
-            type="MemoryLimitExceeded",
-            message=f"the audit ran out of the {result.limits.memory_mb} MiB memory cap",
-        )
-        return result.finish("memory_exceeded", error=error)
-    if outcome.trap in ("memory_out_of_bounds", "stack_overflow"):
+    if outcome.trap in ("c_stack_overflow", "stack_overflow"):
         result.syntax_valid = False
         error = ErrorInfo(type="SyntaxError", message="source too complex to parse")
         return result.finish("syntax_error", error=error)
@@ -424,6 +433,16 @@ def _without_audit_answer(result: _ResultBuilder, outcome: GuestOutcome) -> Exec
         "the guest ended without an audit answer"
     )
     return result.finish("internal_error", error=ErrorInfo(type="InternalError", message=message))
+
+
+def _audit_budget_error(status: Status, memory_mb: int) -> ErrorInfo:
+    """The error of an audit (or syntax check) that ran out of its own budget, not the user's."""
+    budget = audit_budget(memory_mb)
+    if status == "timeout":
+        return ErrorInfo(type="TimeoutError", message="auditing the source exceeded the "
+                         f"audit's budget of {budget.timeout_ms} ms")
+    return ErrorInfo(type="FuelExhausted", message="auditing the source exceeded the "
+                     f"audit's budget of {budget.effective_fuel} fuel")
 
 
 def _runtime_info(runtime: RuntimeFile) -> RuntimeInfo:
@@ -456,10 +475,12 @@ class _ResultBuilder:
     ) -> ExecutionResult:
         stdout = stderr = ""
         stdout_truncated = stderr_truncated = False
+        result_json: object | None = None
+        result_json_error: str | None = None
         if outcome is not None:
-            stdout = outcome.stdout.decode("utf-8", "replace")
-            stderr = outcome.stderr.decode("utf-8", "replace")
+            stdout, stderr = outcome.stdout_text, outcome.stderr_text
             stdout_truncated, stderr_truncated = outcome.stdout_truncated, outcome.stderr_truncated
+            result_json, result_json_error = extract_result_json_checked(stdout)
         return ExecutionResult(
             execution_id=self.execution_id,
             language=self.language,
@@ -470,7 +491,8 @@ class _ResultBuilder:
             stderr=stderr,
             stdout_truncated=stdout_truncated,
             stderr_truncated=stderr_truncated,
-            result_json=extract_result_json(stdout) if outcome is not None else None,
+            result_json=result_json,
+            result_json_error=result_json_error,
             audit=self.audit,
             error=error,
             limits=self.limits,
@@ -494,13 +516,22 @@ class _ResultBuilder:
         return self.finish(status, exit_code=exit_code, error=error, outcome=outcome)
 
 
+#: A guest that stops abnormally (not a caught MemoryError) with less than this left under
+#: its memory cap is taken to have died of the cap: CPython aborts when a small allocation
+#: fails where it cannot raise MemoryError.
+MEMORY_CAP_HEADROOM = 2 * MIB
+
+
 def classify(
     outcome: GuestOutcome, limits: EffectiveLimits, stack_bytes: int = 0
 ) -> tuple[Status, int | None, ErrorInfo | None]:
     """Translate a guest outcome into (status, exit code, error).
 
-    `stack_bytes` is the C stack region the runtime grows at entry: a guest that dies with
-    less than that (plus a little heap) left under its cap died of the cap."""
+    The statuses the host decides come from what wasmtime reports, never from what the guest
+    says: `timeout` from the epoch trap or a host call that outlived the deadline,
+    `fuel_exhausted` from the fuel trap, `memory_exceeded` from the size of linear memory at
+    an abnormal stop. `stack_bytes` is the C stack region the runtime grows at entry (part of
+    that size once grown)."""
     if outcome.host_error is not None:
         return "internal_error", None, ErrorInfo(type="InternalError", message=outcome.host_error)
     if outcome.trap == "deadline":
@@ -511,22 +542,20 @@ def classify(
         return "fuel_exhausted", None, ErrorInfo(
             type="FuelExhausted", message=f"execution used its whole budget of {limits.fuel} fuel"
         )
-    near_cap = outcome.peak_memory_bytes + stack_bytes + 2 * MIB >= limits.memory_mb * MIB
-    if outcome.trap in ("memory_out_of_bounds", "stack_overflow"):
+    if outcome.trap in ("c_stack_overflow", "stack_overflow"):
         return "failed", 1, ErrorInfo(
             type="RecursionError",
             message="C stack exhausted (recursion through C code went too deep)",
         )
+    if outcome.trap == "memory_out_of_bounds":
+        return "failed", 1, ErrorInfo(
+            type="GuestCrash",
+            message=f"the interpreter accessed memory out of bounds ({outcome.trap_detail})",
+        )
     if outcome.trap == "crash":
-        if near_cap:
-            message = f"the guest ran out of its {limits.memory_mb} MiB memory cap"
-            if outcome.peak_memory_bytes + stack_bytes > limits.memory_mb * MIB:
-                needed = -(-(outcome.peak_memory_bytes + stack_bytes) // MIB) + 2
-                message = (
-                    f"the {limits.memory_mb} MiB memory cap is below what this runtime needs "
-                    f"to start (about {needed} MiB)"
-                )
-            return "memory_exceeded", None, ErrorInfo(type="MemoryLimitExceeded", message=message)
+        memory_error = memory_cap_error(outcome, limits.memory_mb, stack_bytes)
+        if memory_error is not None:
+            return "memory_exceeded", None, memory_error
         return "failed", 1, ErrorInfo(
             type="GuestCrash", message=f"the interpreter stopped abnormally ({outcome.trap_detail})"
         )
@@ -534,6 +563,30 @@ def classify(
     if code == 0:
         return "succeeded", 0, None
     return "failed", code, _guest_error(outcome, code)
+
+
+def memory_cap_error(
+    outcome: GuestOutcome, memory_mb: int, stack_bytes: int = 0
+) -> ErrorInfo | None:
+    """Why a guest that stopped abnormally died of its memory cap, or None if it did not:
+    its linear memory (as wasmtime reports it) ended within MEMORY_CAP_HEADROOM of the cap,
+    or the runtime could not even grow its C stack region at entry."""
+    cap = memory_mb * MIB
+    size = outcome.peak_memory_bytes
+    start_needs = outcome.initial_memory_bytes + stack_bytes
+    if stack_bytes and size < start_needs and start_needs > cap:
+        needed = -(-start_needs // MIB) + 2
+        return ErrorInfo(
+            type="MemoryLimitExceeded",
+            message=f"the {memory_mb} MiB memory cap is below what this runtime needs to start "
+            f"(about {needed} MiB)",
+        )
+    if size and cap - size < MEMORY_CAP_HEADROOM:
+        return ErrorInfo(
+            type="MemoryLimitExceeded",
+            message=f"the guest ran out of its {memory_mb} MiB memory cap",
+        )
+    return None
 
 
 def _clean_text(text: str) -> str:
@@ -578,14 +631,18 @@ def _guest_error(outcome: GuestOutcome, code: int) -> ErrorInfo:
     return ErrorInfo(type="SystemExit", message=f"the code exited with status {code}")
 
 
+def _reject_constant(name: str) -> object:
+    raise ValueError(f"{name} is not JSON")
+
+
 def extract_result_json(stdout: str) -> object | None:
     """The whole stdout as JSON if it is JSON, else the last non-empty line if it is a JSON
-    object or array, else None."""
+    object or array, else None. Strict JSON only: NaN and Infinity are not JSON."""
     text = stdout.strip()
     if not text:
         return None
     try:
-        return clean_json_value(json.loads(text))
+        return clean_json_value(json.loads(text, parse_constant=_reject_constant))
     except (ValueError, RecursionError):
         pass
     for line in reversed(text.splitlines()):
@@ -594,11 +651,36 @@ def extract_result_json(stdout: str) -> object | None:
             continue
         if line[0] in "[{":
             try:
-                return clean_json_value(json.loads(line))
+                return clean_json_value(json.loads(line, parse_constant=_reject_constant))
             except (ValueError, RecursionError):
                 return None
         return None
     return None
+
+
+class _ResultJsonProbe(BaseModel):
+    """`result_json` at the depth it has in ExecutionResult, to try it before using it."""
+
+    result_json: object | None = None
+
+
+def extract_result_json_checked(stdout: str) -> tuple[object | None, str | None]:
+    """`extract_result_json`, kept only if it survives the result model's JSON encoder and
+    parser unchanged (pydantic-core bounds nesting in both): (value, None), or (None, why)."""
+    value = extract_result_json(stdout)
+    if value is None or isinstance(value, (str, bool)):
+        return value, None
+    try:
+        encoded = _ResultJsonProbe(result_json=value).model_dump_json()
+        same = _ResultJsonProbe.model_validate_json(encoded).result_json == value
+    except (ValueError, RecursionError):  # pydantic's errors are ValueErrors
+        same = False
+    if not same:
+        return None, (
+            "stdout is JSON, but not representable in the result (nested too deeply or too "
+            "large a number)"
+        )
+    return value, None
 
 
 _default_sandbox: Sandbox | None = None

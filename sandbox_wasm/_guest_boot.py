@@ -64,11 +64,23 @@ STRICT_TABLES = {
     "dunder_strings": True,
 }
 
-_ERROR_MARK = b"\x00sandbox-wasm-error:"
+# The wire protocol between this bootstrap and the host. The host imports these names, so
+# both sides share one definition.
+#: Starts the record of the uncaught exception that the bootstrap writes to stderr.
+ERROR_MARK = b"\x00sandbox-wasm-error:"
+#: Largest error record (JSON, after ERROR_MARK): type name and message are cut (in
+#: characters) before encoding, so that a record always fits and always parses.
+MAX_ERROR_TYPE_CHARS = 200
+MAX_ERROR_MESSAGE_CHARS = 1000
+MAX_ERROR_RECORD_BYTES = 16 * 1024
+#: The audit's answer is framed: an 8-byte little-endian length, then that much JSON.
+ANSWER_LENGTH_BYTES = 8
 _FACT_LIMIT_PER_NAME = 20
 # Bounds on the audit's answer: it must stay small enough to build, send and judge within
-# the execution's own limits whatever the source looks like.
-_MAX_FACTS = 20_000
+# the execution's own limits whatever the source looks like. A source with MAX_FACTS
+# constructs or more is not fully listed, so it is never judged safe (see
+# `answer_is_incomplete`, used by the guest to decide and by the host to report).
+MAX_FACTS = 20_000
 _MAX_NAME = 200
 
 
@@ -122,8 +134,8 @@ def _facts(source):
 
     # ast.walk is iterative: a left-deep tree 100k levels deep cannot exhaust the C stack.
     for node in _ast.walk(tree):
-        if len(facts) >= _MAX_FACTS:
-            return {"facts": facts, "facts_truncated": True}, code
+        if len(facts) >= MAX_FACTS:
+            break
         kind = type(node)
         if kind is _ast.Import:
             for alias in node.names:
@@ -143,7 +155,20 @@ def _facts(source):
                 add("name", node.id, node)
         elif kind is _ast.Constant and isinstance(node.value, str) and "__" in node.value:
             add("string", node.value[:_MAX_NAME], node)
+    if len(facts) >= MAX_FACTS:
+        del facts[MAX_FACTS:]
+        return {"facts": facts, "facts_truncated": True}, code
     return {"facts": facts}, code
+
+
+def answer_is_incomplete(answer):
+    """True when the audit's answer does not list every construct of the source (the limit
+    was reached): such a source is refused under an enforcing policy. The one rule, applied
+    by the guest before running anything and by the host when it reports."""
+    facts = answer.get("facts")
+    return bool(answer.get("facts_truncated")) or (
+        isinstance(facts, list) and len(facts) >= MAX_FACTS
+    )
 
 
 def _dunders(text):
@@ -259,11 +284,15 @@ def _report(exc, _write=os.write):
         text = f"{type(exc).__name__}: <unprintable exception>\n"
     _write(2, text.encode("utf-8", "backslashreplace"))
     try:
-        message = str(exc)[:1000]
+        message = str(exc)[:MAX_ERROR_MESSAGE_CHARS]
     except BaseException:
         message = "<unprintable>"
-    record = _dumps({"type": type(exc).__name__, "message": message})
-    _write(2, _ERROR_MARK + record.encode("utf-8", "backslashreplace") + b"\n")
+    # Cut in characters before encoding (never inside a character), and kept as UTF-8 so
+    # that non-ASCII text does not grow sixfold: the record stays under
+    # MAX_ERROR_RECORD_BYTES whatever the message holds.
+    record = _dumps({"type": type(exc).__name__[:MAX_ERROR_TYPE_CHARS], "message": message},
+                    ensure_ascii=False)
+    _write(2, ERROR_MARK + record.encode("utf-8", "backslashreplace") + b"\n")
 
 
 def _flush(_sys=sys):
@@ -291,7 +320,7 @@ def _r(_read=os.read, _exit=os._exit, _atexit=atexit, _builtins=builtins, _sys=s
         except MemoryError:
             answer = b'{"audit_error":"memory"}'
         # Framed like the exec preamble, so that no stdout cap applies to the answer.
-        _write_all(1, len(answer).to_bytes(8, "little") + answer)
+        _write_all(1, len(answer).to_bytes(ANSWER_LENGTH_BYTES, "little") + answer)
         _exit(0)
     if mode == b"exec":
         from json import dumps as _dumps
@@ -306,7 +335,7 @@ def _r(_read=os.read, _exit=os._exit, _atexit=atexit, _builtins=builtins, _sys=s
             answer, code_object = _facts(source)
             facts = answer.get("facts")
             blocked = facts is None or (tables["enforce"] and (
-                answer.get("facts_truncated")
+                answer_is_incomplete(answer)
                 or any(judge_fact(tables, fact[0], fact[1]) for fact in facts)))
             answer["ran"] = not blocked
             preamble = _dumps(answer, separators=(",", ":")).encode()
@@ -314,7 +343,7 @@ def _r(_read=os.read, _exit=os._exit, _atexit=atexit, _builtins=builtins, _sys=s
             answer = code_object = None
             blocked = True
             preamble = b'{"audit_error":"memory","ran":false}'
-        _write_all(1, len(preamble).to_bytes(8, "little") + preamble)
+        _write_all(1, len(preamble).to_bytes(ANSWER_LENGTH_BYTES, "little") + preamble)
         if blocked:
             _exit(0)
         del answer, preamble

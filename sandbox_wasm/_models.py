@@ -164,6 +164,9 @@ class ExecutionResult(BaseModel):
     stdout_truncated: bool = False
     stderr_truncated: bool = False
     result_json: object | None = None
+    #: Why stdout that is JSON is not given as `result_json` (too deeply nested or too large
+    #: a number for the result's JSON encoding); None otherwise.
+    result_json_error: str | None = None
     audit: AuditSummary
     error: ErrorInfo | None = None
     limits: EffectiveLimits

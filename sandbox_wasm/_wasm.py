@@ -6,14 +6,20 @@ translated here into a `GuestOutcome`; nothing above this layer inspects wasmtim
 
 from __future__ import annotations
 
+import codecs
+import contextlib
+import functools
+import re
 import struct
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import wasmtime
 
+from ._guest_boot import ANSWER_LENGTH_BYTES, ERROR_MARK, MAX_ERROR_RECORD_BYTES
 from ._runtime import EPOCH_TICK_SECONDS, EngineHost, RuntimeFile
 
 WASI = "wasi_snapshot_preview1"
@@ -27,10 +33,23 @@ CLOCK_REALTIME = 0
 SUBCLOCK_ABSTIME = 1
 EVENTTYPE_CLOCK = 0
 WASM_PAGE = 65_536
-ERROR_MARK = b"\x00sandbox-wasm-error:"
 MAX_PREAMBLE_BYTES = 32 * 1024 * 1024
+#: The most iovec entries one fd_read/fd_write accepts: POSIX's IOV_MAX as on Linux and in
+#: wasi-libc. A longer list fails with EINVAL (as `writev` does on Linux), so the host work
+#: of one call is bounded whatever count the guest passes.
+MAX_VECTORS = 1024
+#: The largest byte count one write may report (ssize_t on wasm32).
+SSIZE_MAX = 2**31 - 1
+#: The most subscriptions one poll_oneoff accepts (the guest has three descriptors).
+MAX_SUBSCRIPTIONS = 1024
+# A C stack that overflows the stock region at the bottom of linear memory wraps below
+# address 0: its fault address lies in the top of the 32-bit address space.
+_WRAPPED_STACK_FAULT = 0xFFF0_0000
+_FAULT_ADDRESS = re.compile(r"memory fault at wasm address (0x[0-9a-fA-F]+)")
 
-TrapKind = Literal["deadline", "fuel", "memory_out_of_bounds", "stack_overflow", "crash"]
+TrapKind = Literal[
+    "deadline", "fuel", "c_stack_overflow", "memory_out_of_bounds", "stack_overflow", "crash"
+]
 
 
 class _CappedOutput:
@@ -62,16 +81,21 @@ class _CappedOutput:
         """How many leading bytes of a `length`-byte write this capture needs to see; the
         rest need not even be copied out of the guest's memory."""
         if self._preamble_pending:
-            return min(length, 8 + MAX_PREAMBLE_BYTES + len(ERROR_MARK) + self.cap)
-        return min(length, max(self.cap - self.kept, len(ERROR_MARK) + 4096))
+            return min(length, ANSWER_LENGTH_BYTES + MAX_PREAMBLE_BYTES + len(ERROR_MARK)
+                       + self.cap)
+        room = max(self.cap - self.kept, 0)
+        if self._error_channel:
+            # The bootstrap's error record may come after the cap is reached.
+            room = max(room, len(ERROR_MARK) + MAX_ERROR_RECORD_BYTES + 1)
+        return min(length, room)
 
     def _take_preamble(self, chunk: bytes) -> bytes:
         """Consume preamble bytes from `chunk`; return what is left for user output."""
-        if len(self._preamble_header) < 8:
-            need = 8 - len(self._preamble_header)
+        if len(self._preamble_header) < ANSWER_LENGTH_BYTES:
+            need = ANSWER_LENGTH_BYTES - len(self._preamble_header)
             self._preamble_header += chunk[:need]
             chunk = chunk[need:]
-            if len(self._preamble_header) < 8:
+            if len(self._preamble_header) < ANSWER_LENGTH_BYTES:
                 return b""
             self._preamble_left = int.from_bytes(self._preamble_header, "little")
             self.preamble_too_large = self._preamble_left > MAX_PREAMBLE_BYTES
@@ -95,7 +119,10 @@ class _CappedOutput:
                 return
         if self._error_channel and chunk.startswith(ERROR_MARK):
             # The bootstrap reports the uncaught exception here after the user code ended.
-            self.error_record = chunk[len(ERROR_MARK) :].strip()[:4096]
+            # Kept whole (it is bounded by MAX_ERROR_RECORD_BYTES) so that it parses; a
+            # longer one is not the bootstrap's.
+            record = chunk[len(ERROR_MARK) :].strip()
+            self.error_record = record if len(record) <= MAX_ERROR_RECORD_BYTES else None
             return
         self.total += length
         room = self.cap - self.kept
@@ -109,6 +136,23 @@ class _CappedOutput:
     def data(self) -> bytes:
         return b"".join(self.chunks)
 
+    def text(self) -> tuple[str, bool]:
+        """The kept bytes as text of at most `cap` UTF-8 bytes, and whether anything was
+        dropped. A cut never splits a character: a sequence the cap cut short is dropped
+        instead of becoming U+FFFD, and invalid bytes (which decode to the 3-byte U+FFFD)
+        are cut back to the cap too."""
+        data = self.data()
+        truncated = self.truncated
+        if truncated:
+            text = codecs.getincrementaldecoder("utf-8")("replace").decode(data, final=False)
+        else:
+            text = data.decode("utf-8", "replace")
+        encoded = text.encode("utf-8", "surrogatepass")
+        if len(encoded) > self.cap:
+            text = encoded[: self.cap].decode("utf-8", "ignore")
+            truncated = True
+        return text, truncated
+
 
 @dataclass
 class GuestOutcome:
@@ -119,6 +163,9 @@ class GuestOutcome:
     trap_detail: str = ""
     stdout: bytes = b""
     stderr: bytes = b""
+    #: The captured output as text within its cap, cut on a character boundary.
+    stdout_text: str = ""
+    stderr_text: str = ""
     stdout_truncated: bool = False
     stderr_truncated: bool = False
     stdout_bytes: int = 0
@@ -129,6 +176,8 @@ class GuestOutcome:
     #: Milliseconds from entering the guest to its audit answer (the audit's cost).
     preamble_ms: float | None = None
     fuel_consumed: int = 0
+    #: Linear memory when the instance started, and at the end (memory never shrinks).
+    initial_memory_bytes: int = 0
     peak_memory_bytes: int = 0
     elapsed_ms: float = 0.0
     host_error: str | None = None
@@ -137,6 +186,90 @@ class GuestOutcome:
 # Host functions are shared by every thread's Store; ctypes calls them on the thread that
 # entered wasm, so per-run state lives in a thread-local.
 _run_state = threading.local()
+
+
+class _WasiError(Exception):
+    """Ends a host call early with a WASI errno for the guest."""
+
+    def __init__(self, errno: int) -> None:
+        super().__init__(errno)
+        self.errno = errno
+
+
+def _past_deadline(caller: wasmtime.Caller) -> bool:
+    """Whether this run's wall-clock deadline has passed. If it has, the run is marked as
+    timed out and its epoch deadline moved to "now", so the guest traps (INTERRUPT) as soon
+    as it is back in wasm: epoch interruption cannot fire while the host is working."""
+    if time.monotonic() <= _run_state.deadline:
+        return False
+    _run_state.deadline_hit = True
+    # Caller exposes the store context that Store's method uses.
+    wasmtime.Store.set_epoch_deadline(caller, 0)  # type: ignore[arg-type]
+    return True
+
+
+_Shim = TypeVar("_Shim", bound=Callable[..., int])
+
+
+def _wasi_shim(shim: _Shim) -> _Shim:
+    """A host function the guest can call, with the rules every one of them follows: its
+    work is bounded (loops go through `_bounded`), the deadline is checked when it returns,
+    and no Python exception crosses into wasmtime (a `_WasiError` becomes its errno, any
+    other failure EFAULT)."""
+
+    @functools.wraps(shim)
+    def call(caller: wasmtime.Caller, *args: int) -> int:
+        try:
+            errno = shim(caller, *args)
+        except _WasiError as error:
+            errno = error.errno
+        except Exception:
+            errno = ERRNO_FAULT
+        with contextlib.suppress(Exception):
+            _past_deadline(caller)
+        return errno
+
+    return call  # type: ignore[return-value]
+
+
+_Item = TypeVar("_Item")
+
+
+def _bounded(caller: wasmtime.Caller, items: Iterable[_Item]) -> Iterator[_Item]:
+    """`items`, stopping early once the deadline has passed (a loop inside a host call must
+    not outlive the run's deadline, whatever the guest asked of it)."""
+    for item in items:
+        if _past_deadline(caller):
+            return
+        yield item
+
+
+def _guest_memory(caller: wasmtime.Caller) -> tuple[wasmtime.Memory, int]:
+    memory: wasmtime.Memory = _run_state.memory
+    return memory, memory.data_len(caller)
+
+
+def _read_struct_array(
+    caller: wasmtime.Caller, address: int, count: int, size: int, limit: int
+) -> bytes:
+    """`count` guest records of `size` bytes at `address`: EINVAL beyond `limit` records,
+    EFAULT outside the guest's memory."""
+    if count < 0 or count > limit:
+        raise _WasiError(ERRNO_INVAL)
+    memory, memory_size = _guest_memory(caller)
+    if address + count * size > memory_size:
+        raise _WasiError(ERRNO_FAULT)
+    return memory.read(caller, address, address + count * size)
+
+
+def _io_vectors(caller: wasmtime.Caller, iovs: int, count: int) -> list[tuple[int, int]]:
+    """The (address, length) entries of a guest iovec list, each inside the guest's memory."""
+    raw = _read_struct_array(caller, iovs, count, 8, MAX_VECTORS)
+    _, memory_size = _guest_memory(caller)
+    vectors = list(struct.iter_unpack("<II", raw))
+    if any(address + length > memory_size for address, length in vectors):
+        raise _WasiError(ERRNO_FAULT)
+    return vectors
 
 
 def _proc_exit(code: int) -> None:
@@ -154,107 +287,93 @@ def _clock_now_ns(clock_id: int) -> int | None:
     return None
 
 
+@_wasi_shim
 def _clock_time_get(caller: wasmtime.Caller, clock_id: int, _precision: int, out: int) -> int:
     # Shadowed so that absolute sleeps (CPython's time.sleep uses TIMER_ABSTIME) are
     # expressed in a clock this module can compare with its own deadline.
-    try:
-        now = _clock_now_ns(clock_id)
-        if now is None:
-            return ERRNO_INVAL
-        memory: wasmtime.Memory = _run_state.memory
-        memory.write(caller, struct.pack("<Q", now), out)
-        return ERRNO_SUCCESS
-    except Exception:
-        return ERRNO_FAULT
+    now = _clock_now_ns(clock_id)
+    if now is None:
+        return ERRNO_INVAL
+    memory, _ = _guest_memory(caller)
+    memory.write(caller, struct.pack("<Q", now), out)
+    return ERRNO_SUCCESS
 
 
+@_wasi_shim
 def _poll_oneoff(
     caller: wasmtime.Caller, subs_ptr: int, events_ptr: int, count: int, nevents_ptr: int
 ) -> int:
     # Epoch deadlines are only checked in wasm code, so a guest blocked here (time.sleep,
     # select) would outlive its deadline. This version never sleeps past the deadline; the
     # epoch trap then fires as soon as the guest is back in wasm.
-    try:
-        if count <= 0:
-            return ERRNO_INVAL
-        memory: wasmtime.Memory = _run_state.memory
-        raw = memory.read(caller, subs_ptr, subs_ptr + count * SUBSCRIPTION_SIZE)
-        if len(raw) != count * SUBSCRIPTION_SIZE:
-            return ERRNO_FAULT
-        now_mono = time.monotonic()
-        ready: list[tuple[int, int]] = []  # (userdata, event type) of fd subscriptions
-        clocks: list[tuple[float, int]] = []  # (wake time on time.monotonic, userdata)
-        for index in range(count):
-            base = index * SUBSCRIPTION_SIZE
-            userdata, tag = struct.unpack_from("<QB", raw, base)
-            if tag != EVENTTYPE_CLOCK:
-                ready.append((userdata, tag))  # stdin is in memory, stdout/stderr never block
-                continue
-            (clock_id,) = struct.unpack_from("<I", raw, base + 16)
-            (timeout,) = struct.unpack_from("<Q", raw, base + 24)
-            (flags,) = struct.unpack_from("<H", raw, base + 40)
-            if flags & SUBCLOCK_ABSTIME:
-                now_ns = _clock_now_ns(clock_id)
-                if now_ns is None:
-                    return ERRNO_INVAL
-                wake = now_mono + (timeout - now_ns) / 1e9
-            else:
-                wake = now_mono + timeout / 1e9
-            clocks.append((wake, userdata))
-        events = bytearray()
-        if ready:
-            for userdata, tag in ready:
-                events += struct.pack("<QHBxxxxxQHxxxxxx", userdata, 0, tag, 0, 0)
-        else:
-            wake = min(wake for wake, _ in clocks)
-            deadline = getattr(_run_state, "deadline", now_mono)
-            until = min(wake, deadline)
-            if until > now_mono:
-                time.sleep(until - now_mono)
-            if wake > deadline and time.monotonic() >= deadline:
-                _run_state.deadline_hit = True
-                # The wall-clock deadline passed while blocked: move this store's epoch
-                # deadline to "now" so the guest traps (INTERRUPT) as soon as it is back
-                # in wasm. Caller exposes the store context that Store's method uses.
-                wasmtime.Store.set_epoch_deadline(caller, 0)  # type: ignore[arg-type]
-            after = time.monotonic()
-            fired = [u for w, u in clocks if w <= after] or [min(clocks)[1]]
-            for userdata in fired:
-                events += struct.pack(
-                    "<QHBxxxxxQHxxxxxx", userdata, 0, EVENTTYPE_CLOCK, 0, 0
-                )
-        memory.write(caller, bytes(events), events_ptr)
-        memory.write(caller, struct.pack("<I", len(events) // EVENT_SIZE), nevents_ptr)
-        return ERRNO_SUCCESS
-    except Exception:
+    if count <= 0:
+        return ERRNO_INVAL
+    raw = _read_struct_array(caller, subs_ptr, count, SUBSCRIPTION_SIZE, MAX_SUBSCRIPTIONS)
+    memory, memory_size = _guest_memory(caller)
+    if events_ptr + count * EVENT_SIZE > memory_size:
         return ERRNO_FAULT
+    now_mono = time.monotonic()
+    ready: list[tuple[int, int]] = []  # (userdata, event type) of fd subscriptions
+    clocks: list[tuple[float, int]] = []  # (wake time on time.monotonic, userdata)
+    for index in range(count):
+        base = index * SUBSCRIPTION_SIZE
+        userdata, tag = struct.unpack_from("<QB", raw, base)
+        if tag != EVENTTYPE_CLOCK:
+            ready.append((userdata, tag))  # stdin is in memory, stdout/stderr never block
+            continue
+        (clock_id,) = struct.unpack_from("<I", raw, base + 16)
+        (timeout,) = struct.unpack_from("<Q", raw, base + 24)
+        (flags,) = struct.unpack_from("<H", raw, base + 40)
+        if flags & SUBCLOCK_ABSTIME:
+            now_ns = _clock_now_ns(clock_id)
+            if now_ns is None:
+                return ERRNO_INVAL
+            wake = now_mono + (timeout - now_ns) / 1e9
+        else:
+            wake = now_mono + timeout / 1e9
+        clocks.append((wake, userdata))
+    events = bytearray()
+    if ready:
+        for userdata, tag in ready:
+            events += struct.pack("<QHBxxxxxQHxxxxxx", userdata, 0, tag, 0, 0)
+    else:
+        wake = min(wake for wake, _ in clocks)
+        deadline = _run_state.deadline
+        until = min(wake, deadline)
+        if until > now_mono:
+            time.sleep(until - now_mono)
+        # Woken by the deadline rather than the guest's clock: `_wasi_shim` marks the run
+        # as timed out on return, and the guest traps before it can act on the event.
+        after = time.monotonic()
+        fired = [u for w, u in clocks if w <= after] or [min(clocks)[1]]
+        for userdata in fired:
+            events += struct.pack("<QHBxxxxxQHxxxxxx", userdata, 0, EVENTTYPE_CLOCK, 0, 0)
+    memory.write(caller, bytes(events), events_ptr)
+    memory.write(caller, struct.pack("<I", len(events) // EVENT_SIZE), nevents_ptr)
+    return ERRNO_SUCCESS
 
 
+@_wasi_shim
 def _fd_read(caller: wasmtime.Caller, fd: int, iovs: int, iovs_len: int, nread_ptr: int) -> int:
     # Stdin is served from this run's payload in host memory: no host file, memfd or
     # blocking-I/O thread hop per read. The embedded standard library is read inside the
     # module (wasi-vfs) and never reaches this import; the guest has no other real fds.
-    try:
-        if fd != 0 or fd in _run_state.closed:
-            return ERRNO_BADF
-        memory: wasmtime.Memory = _run_state.memory
-        payload: memoryview = _run_state.stdin
-        offset: int = _run_state.stdin_offset
-        vectors = memory.read(caller, iovs, iovs + 8 * iovs_len)
-        total = 0
-        for index in range(iovs_len):
-            buf, length = struct.unpack_from("<II", vectors, 8 * index)
-            chunk = payload[offset : offset + length]
-            if not chunk:
-                break
-            memory.write(caller, bytes(chunk), buf)
-            offset += len(chunk)
-            total += len(chunk)
-        _run_state.stdin_offset = offset
-        memory.write(caller, struct.pack("<I", total), nread_ptr)
-        return ERRNO_SUCCESS
-    except Exception:
-        return ERRNO_FAULT
+    if fd != 0 or fd in _run_state.closed:
+        return ERRNO_BADF
+    memory, _ = _guest_memory(caller)
+    payload: memoryview = _run_state.stdin
+    offset: int = _run_state.stdin_offset
+    total = 0
+    for address, length in _bounded(caller, _io_vectors(caller, iovs, iovs_len)):
+        chunk = payload[offset : offset + length]
+        if not chunk:
+            break
+        memory.write(caller, bytes(chunk), address)
+        offset += len(chunk)
+        total += len(chunk)
+    _run_state.stdin_offset = offset
+    memory.write(caller, struct.pack("<I", total), nread_ptr)
+    return ERRNO_SUCCESS
 
 
 def _fd_close(fd: int) -> int:
@@ -266,34 +385,32 @@ def _fd_close(fd: int) -> int:
     return ERRNO_SUCCESS
 
 
+@_wasi_shim
 def _fd_write(
     caller: wasmtime.Caller, fd: int, iovs: int, iovs_len: int, nwritten_ptr: int
 ) -> int:
     # Stdout and stderr are captured here, on the thread running the guest: no copy of what
-    # lies beyond the cap, no hop through wasmtime's I/O threads, and a write that ends past
-    # the deadline moves the epoch deadline so the guest traps as soon as it is back in wasm.
-    try:
-        if fd not in (1, 2) or fd in _run_state.closed:
-            return ERRNO_BADF
-        output: _CappedOutput = _run_state.outputs[fd - 1]
-        memory: wasmtime.Memory = _run_state.memory
-        vectors = memory.read(caller, iovs, iovs + 8 * iovs_len)
-        total = 0
-        for index in range(iovs_len):
-            buf, length = struct.unpack_from("<II", vectors, 8 * index)
-            if length:
-                take = output.wanted(length)
-                output.write(bytes(memory.read(caller, buf, buf + take)) if take else b"", length)
-            total += length
-        memory.write(caller, struct.pack("<I", total), nwritten_ptr)
-        if _run_state.next_phase is not None and output.preamble_at is not None:
-            _start_user_phase(caller)
-        if time.monotonic() > _run_state.deadline:
-            _run_state.deadline_hit = True
-            wasmtime.Store.set_epoch_deadline(caller, 0)  # type: ignore[arg-type]
-        return ERRNO_SUCCESS
-    except Exception:
-        return ERRNO_FAULT
+    # lies beyond the cap and no hop through wasmtime's I/O threads. At most MAX_VECTORS
+    # entries, at most the cap's worth of bytes copied, and the deadline checked per entry:
+    # a write cut short by the deadline reports what it took (the guest then traps).
+    if fd not in (1, 2) or fd in _run_state.closed:
+        return ERRNO_BADF
+    output: _CappedOutput = _run_state.outputs[fd - 1]
+    memory, _ = _guest_memory(caller)
+    vectors = _io_vectors(caller, iovs, iovs_len)
+    if sum(length for _, length in vectors) > SSIZE_MAX:
+        return ERRNO_INVAL  # as POSIX writev: the count would not fit the return value
+    total = 0
+    for address, length in _bounded(caller, vectors):
+        if length:
+            take = output.wanted(length)
+            chunk = bytes(memory.read(caller, address, address + take)) if take else b""
+            output.write(chunk, length)
+        total += length
+    memory.write(caller, struct.pack("<I", total), nwritten_ptr)
+    if _run_state.next_phase is not None and output.preamble_at is not None:
+        _start_user_phase(caller)
+    return ERRNO_SUCCESS
 
 
 def _ticks(timeout_ms: int) -> int:
@@ -408,6 +525,8 @@ class GuestProgram:
             # Host functions use this handle with their Caller (same store) instead of
             # looking the export up on every call.
             _run_state.memory = memory
+            if memory is not None:
+                outcome.initial_memory_bytes = memory.size(store) * WASM_PAGE
             entry = exports[self._entry]
             assert isinstance(entry, wasmtime.Func)
             try:
@@ -442,8 +561,9 @@ class GuestProgram:
             except wasmtime.WasmtimeError:
                 pass
             store.close()
-        outcome.stdout, outcome.stdout_truncated = stdout.data(), stdout.truncated
-        outcome.stderr, outcome.stderr_truncated = stderr.data(), stderr.truncated
+        outcome.stdout, outcome.stderr = stdout.data(), stderr.data()
+        outcome.stdout_text, outcome.stdout_truncated = stdout.text()
+        outcome.stderr_text, outcome.stderr_truncated = stderr.text()
         outcome.stdout_bytes, outcome.stderr_bytes = stdout.total, stderr.total
         outcome.error_record = stderr.error_record
         outcome.preamble, outcome.preamble_too_large = stdout.preamble, stdout.preamble_too_large
@@ -459,9 +579,21 @@ def _classify_trap(outcome: GuestOutcome, trap: wasmtime.Trap) -> None:
     elif code == wasmtime.TrapCode.OUT_OF_FUEL:
         outcome.trap = "fuel"
     elif code == wasmtime.TrapCode.MEMORY_OUT_OF_BOUNDS:
-        outcome.trap = "memory_out_of_bounds"  # the stock 512 KiB C stack overflowed
+        outcome.trap, outcome.trap_detail = _out_of_bounds_kind(str(trap))
     elif code == wasmtime.TrapCode.STACK_OVERFLOW:
         outcome.trap = "stack_overflow"  # wasm call stack (deeply nested C iterators)
     else:
         outcome.trap = "crash"
         outcome.trap_detail = code.name if code is not None else "unknown trap"
+
+
+def _out_of_bounds_kind(message: str) -> tuple[TrapKind, str]:
+    """An out-of-bounds access is a C stack overflow only when it wrapped below address 0
+    (the stock C stack sits at the bottom of memory); any other address is a wild access."""
+    match = _FAULT_ADDRESS.search(message)
+    if match is None:
+        return "memory_out_of_bounds", "at an unknown address"
+    address = int(match.group(1), 16)
+    if address >= _WRAPPED_STACK_FAULT:
+        return "c_stack_overflow", f"at {match.group(1)}"
+    return "memory_out_of_bounds", f"at {match.group(1)}"

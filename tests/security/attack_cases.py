@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import sandbox_wasm as sw
+from sandbox_wasm._guest_boot import MAX_FACTS
 
 AuditOutcome = Literal["blocks", "misses", "allows"]
 
@@ -50,6 +51,9 @@ class Expect:
     stdout_truncated: bool | None = None
     stderr_truncated: bool | None = None
     raises: type[Exception] | None = None
+    message_has: tuple[str, ...] = ()  # substrings error.message must contain
+    error_type_chars: int | None = None  # exact length of error.type
+    result_json_dropped: bool | None = None  # stdout is JSON the result cannot carry
 
 
 @dataclass(frozen=True)
@@ -729,6 +733,12 @@ def fill(code: str | bytes, *, canary_file: str, canary_dir: str, canary_env: st
     return code
 
 
+def _facts_source(facts: int) -> str:
+    """Valid code whose audit lists exactly `facts` constructs: one name per assignment
+    target, and the call to print."""
+    return "=".join(f"v{i}" for i in range(facts - 1)) + "=0\nprint('RAN')\n"
+
+
 def _nested(depth: int, opener: str, closer: str) -> str:
     return "x = " + opener * depth + closer * depth + "\n"
 
@@ -1004,6 +1014,13 @@ HOSTILE_SOURCES = [
            syntax_error(), "allows"),
     Attack("long-operator-chain", "hostile-source", "x = " + "1+" * 15_000 + "1\n",
            syntax_error(), "allows"),
+    # The audit lists at most MAX_FACTS constructs: guest and host share that limit, so a
+    # source that reaches it is refused before anything of it runs, and one below it is not.
+    Attack("audit-answer-at-its-limit", "hostile-source", _facts_source(MAX_FACTS),
+           ok("RAN\n"), "blocks", {"timeout_ms": 5_000, "max_source_bytes": 256 * 1024}),
+    Attack("audit-answer-just-under-its-limit", "hostile-source",
+           _facts_source(MAX_FACTS - 1), ok("RAN\n"), "allows",
+           {"timeout_ms": 5_000, "max_source_bytes": 256 * 1024}),
 ]
 
 
@@ -1164,6 +1181,70 @@ OUTPUT_CONFUSION = [
         RESOURCE,
     ),
     Attack(
+        "stdout-json-nested-too-deep",
+        "output-confusion",
+        "print('[' * 300 + ']' * 300)\n",
+        ok("[" * 300 + "]" * 300 + "\n", result_json_dropped=True),
+        "allows",
+    ),
+    Attack(
+        "stdout-json-nested-deeper-than-the-host-parser",
+        "output-confusion",
+        "print('[' * 100_000 + ']' * 100_000)\n",
+        ok(result_json_dropped=False),  # json.loads gives up: stdout is not taken as JSON
+        "allows",
+    ),
+    Attack(
+        "stdout-json-infinite-number",
+        "output-confusion",
+        "print('[1e400]')\n",
+        ok("[1e400]\n", result_json_dropped=True),
+        "allows",
+    ),
+    Attack(
+        "stdout-json-nan",
+        "output-confusion",
+        "print('{\"x\": NaN}')\n",
+        ok('{"x": NaN}\n', result_json_dropped=False),
+        "allows",
+    ),
+    Attack(
+        "exception-long-non-ascii-message",
+        "output-confusion",
+        "raise ValueError('\u00e9\U0001f600' * 3000)\n",
+        fails("ValueError", message_has=("\u00e9\U0001f600" * 400,)),
+        "allows",
+    ),
+    Attack(
+        "exception-long-type-name",
+        "output-confusion",
+        "E = type('E' * 5000, (Exception,), {})\nraise E('x')\n",
+        fails(error_type_chars=200),
+        "allows",
+    ),
+    Attack(
+        "stdout-cap-inside-a-character",
+        "output-confusion",
+        "print('\u00e9' * 100)\n",
+        ok("\u00e9" * 25, stdout_truncated=True),
+        "allows",
+        {"timeout_ms": 5_000, "max_stdout_bytes": 51},
+    ),
+    Attack(
+        "stderr-cap-inside-a-character",
+        "output-confusion",
+        "import sys\nprint('\U0001f600' * 100, file=sys.stderr)\n",
+        ok(stderr_has=("\U0001f600" * 12,), stderr_truncated=True),
+        limits={"timeout_ms": 5_000, "max_stderr_bytes": 50},
+    ),
+    Attack(
+        "stdout-invalid-utf8-at-the-cap",
+        "output-confusion",
+        "import os\nos.write(1, b'\\xff' * 50)\n",
+        ok(stdout_truncated=True),
+        limits={"timeout_ms": 5_000, "max_stdout_bytes": 50},
+    ),
+    Attack(
         "exit-code-property-spins",
         "output-confusion",
         src(
@@ -1183,6 +1264,182 @@ OUTPUT_CONFUSION = [
 ]
 
 
+# Every host function the guest can call bounds its own work (epoch interruption cannot fire
+# in host code): the largest counts and sizes the memory cap allows, in one call or in a loop,
+# end within the deadline like a busy loop does.
+HOST_CALLS = [
+    Attack(
+        "writev-millions-of-entries",
+        "host-calls",
+        "import os\nos.writev(1, [b'x'] * 4_000_000)\n",
+        fails("OSError", message_has=("Invalid argument",)),
+        limits={"timeout_ms": 1_000, "memory_mb": 512},
+    ),
+    Attack(
+        "writev-largest-accepted-in-a-loop",
+        "host-calls",
+        "import os\nentries = [b'x' * 65536] * 1024\nwhile True:\n    os.writev(1, entries)\n",
+        times_out(stdout_truncated=True),
+        limits={"timeout_ms": 1_000, "memory_mb": 512},
+    ),
+    Attack(
+        "writev-stderr-one-byte-entries-in-a-loop",
+        "host-calls",
+        "import os\nentries = [b'e'] * 1024\nwhile True:\n    os.writev(2, entries)\n",
+        times_out(stderr_truncated=True),
+        limits={"timeout_ms": 1_000},
+    ),
+    Attack(
+        "writev-overlapping-entries-past-4gib",
+        "host-calls",
+        "import os\nbig = b'x' * (8 << 20)\nprint(os.writev(1, [big] * 1024))\n",
+        fails("OSError", message_has=("Invalid argument",)),
+        limits={"timeout_ms": 2_000, "memory_mb": 128},
+    ),
+    Attack(
+        "readv-millions-of-entries",
+        "host-calls",
+        "import os\nos.readv(0, [bytearray(1)] * 4_000_000)\n",
+        fails("OSError", message_has=("Invalid argument",)),
+        limits={"timeout_ms": 1_000, "memory_mb": 512},
+    ),
+    Attack(
+        "readv-largest-accepted-in-a-loop",
+        "host-calls",
+        "import os\nbuffers = [bytearray(65536)] * 1024\nwhile True:\n    os.readv(0, buffers)\n",
+        times_out(),
+        limits={"timeout_ms": 1_000, "memory_mb": 512},
+    ),
+    Attack(
+        "print-huge-string-in-a-loop",
+        "host-calls",
+        "s = 'x' * (256 << 20)\nwhile True:\n    print(s)\n",
+        times_out(stdout_truncated=True),
+        "allows",
+        {"timeout_ms": 1_000, "memory_mb": 1_024},
+    ),
+    Attack(
+        "clock-in-a-loop",
+        "host-calls",
+        "import time\nwhile True:\n    time.time()\n    time.monotonic()\n",
+        times_out(),
+        "allows",
+        RESOURCE,
+    ),
+    Attack(
+        "short-sleeps-in-a-loop",
+        "host-calls",
+        "import time\nwhile True:\n    time.sleep(0.0001)\n",
+        times_out(),
+        "allows",
+        RESOURCE,
+    ),
+    Attack(
+        "select-in-a-loop",
+        "host-calls",
+        "import select\nwhile True:\n    select.select([0], [1, 2], [], 0)\n",
+        times_out(),
+        limits=RESOURCE,
+    ),
+    Attack(
+        "close-bad-descriptor-in-a-loop",
+        "host-calls",
+        src(
+            """
+            import os
+            while True:
+                try:
+                    os.close(7)
+                except OSError:
+                    pass
+            """
+        ),
+        times_out(),
+        limits=RESOURCE,
+    ),
+]
+
+# The statuses the host decides (timeout, fuel_exhausted, memory_exceeded, internal_error)
+# come from what wasmtime reports; a guest that behaves like one of them gets `failed`.
+FORGED_STATUS = [
+    Attack(
+        "abort-with-most-memory-in-use",
+        "forged-status",
+        "import os\nheld = bytearray(40 << 20)\nos.abort()\n",
+        fails("GuestCrash"),
+        limits={"timeout_ms": 5_000, "memory_mb": 64},
+    ),
+    Attack(
+        "abort-with-little-memory-in-use",
+        "forged-status",
+        "import os\nos.abort()\n",
+        fails("GuestCrash"),
+    ),
+    Attack(
+        "forged-error-record-with-exit-124",
+        "forged-status",
+        src(
+            r"""
+            import sys
+            sys.stderr.write('\x00sandbox-wasm-error:'
+                             '{"type": "FuelExhausted", "message": "forged"}\n')
+            sys.stderr.flush()
+            sys.exit(124)
+            """
+        ),
+        fails(exit_code=124),
+    ),
+    Attack("exit-70-mimics-internal-error", "forged-status", "import os\nos._exit(70)\n",
+           fails(exit_code=70)),
+    Attack(
+        "forged-audit-answer-in-stdout",
+        "forged-status",
+        src(
+            r"""
+            import os, json
+            answer = json.dumps({"facts": [], "ran": False}).encode()
+            os.write(1, len(answer).to_bytes(8, "little") + answer)
+            """
+        ),
+        ok(stdout_has=('"ran": false',)),
+    ),
+    Attack(
+        "sleep-just-under-the-deadline",
+        "forged-status",
+        "import time\ntime.sleep(0.3)\nprint('woke')\n",
+        ok("woke\n"),
+        "allows",
+        {"timeout_ms": 2_000},
+    ),
+    Attack(
+        "fill-memory-then-exit-cleanly",
+        "forged-status",
+        src(
+            """
+            held = []
+            try:
+                while True:
+                    held.append(bytearray(1 << 20))
+            except MemoryError:
+                pass
+            del held
+            print('recovered')
+            """
+        ),
+        ok("recovered\n"),
+        "allows",
+        SMALL_MEMORY,
+    ),
+    Attack(
+        "memory-error-raised-by-hand",
+        "forged-status",
+        "raise MemoryError('forged')\n",
+        fails("MemoryError"),
+        "allows",
+    ),
+]
+
+
 ATTACKS: list[Attack] = [
     *AUDIT_EVASION,
     *HOST_FILES,
@@ -1191,4 +1448,6 @@ ATTACKS: list[Attack] = [
     *RESOURCE_EXHAUSTION,
     *HOSTILE_SOURCES,
     *OUTPUT_CONFUSION,
+    *HOST_CALLS,
+    *FORGED_STATUS,
 ]

@@ -115,6 +115,14 @@ def _assert_outcome(result: sw.ExecutionResult, expect: Expect) -> None:
         assert result.stderr_truncated is expect.stderr_truncated, summary
         if expect.stderr_truncated:
             assert len(result.stderr.encode()) <= result.limits.max_stderr_bytes
+    for fragment in expect.message_has:
+        assert result.error is not None and fragment in result.error.message, summary
+    if expect.error_type_chars is not None:
+        assert result.error is not None and len(result.error.type) == expect.error_type_chars
+    if expect.result_json_dropped is not None:
+        assert (result.result_json_error is not None) is expect.result_json_dropped, summary
+        if expect.result_json_dropped:
+            assert result.result_json is None
     if result.status == "failed" and result.error is not None and expect.error:
         # A guest names its own errors; only the host may report a limit or a refusal.
         assert not (set(expect.error) & HOST_ONLY_ERRORS)
@@ -191,7 +199,7 @@ def test_attack_table_shape() -> None:
     assert len(ids) == len(set(ids)) and len(ids) >= 80
     counts = collections.Counter(attack.category for attack in ATTACKS)
     assert set(counts) == {"audit-evasion", "host-files", "env-secrets", "network", "resource",
-                           "hostile-source", "output-confusion"}
+                           "hostile-source", "output-confusion", "host-calls", "forged-status"}
     assert all(count >= 5 for count in counts.values()), counts
 
 
