@@ -85,14 +85,44 @@ def _parse_line(index: int, raw: bytes, defaults: dict[str, Any], ids: dict[int,
     if not text.strip():
         return invalid(index, "empty line (expected one JSON request per line)")
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        return invalid(index, "invalid JSON: nested too deeply")
     except ValueError as exc:
         return invalid(index, f"invalid JSON: {exc}")
     if not isinstance(data, dict):
         return invalid(index, f"expected a JSON object, got {type(data).__name__}")
     if "id" in data:
-        ids[index] = data.pop("id")
-    return prepare(index, data, defaults)
+        request_id = data.pop("id")
+        problem = _unencodable(request_id)
+        if problem is not None:
+            return invalid(index, f"invalid id: {problem}")
+        ids[index] = request_id
+    try:
+        return prepare(index, data, defaults)
+    except RecursionError:
+        return invalid(index, "invalid request: nested too deeply")
+
+
+def _reject_constant(name: str) -> object:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _unencodable(value: object) -> str | None:
+    """Why `value` cannot be written back as strict JSON in UTF-8, or None."""
+    try:
+        _strict_json(value).encode("utf-8")
+    except RecursionError:
+        return "nested too deeply"
+    except UnicodeEncodeError:
+        return "not valid Unicode (lone surrogate)"
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _strict_json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
 
 
 def _read_requests(
@@ -183,6 +213,22 @@ def _open_output(name: str, input_name: str) -> IO[str]:
         raise UsageError(f"{name}: cannot write ({exc.strerror})") from None
 
 
+def _output_line(result: BatchResult, ids: dict[int, Any], index: int) -> str:
+    """One strict-JSON output line. Ids were checked when read and results always
+    serialise; should a record still fail to encode, its line says so instead of the batch
+    dying with the lines after it lost."""
+    record = _record(result, ids, index)
+    try:
+        line = _strict_json(record)
+        line.encode("utf-8")
+    except (ValueError, RecursionError) as exc:  # UnicodeEncodeError is a ValueError
+        fallback = {"line": index + 1, "status": "internal_error", "exit_code": 70,
+                    "error": {"type": "InternalError",
+                              "message": f"the result could not be encoded: {exc}"[:300]}}
+        line = _strict_json(fallback)
+    return line + "\n"
+
+
 def _run(args: argparse.Namespace) -> int:
     if args.ray_address is not None and args.backend != "ray":
         raise UsageError("--ray-address needs --backend ray")
@@ -221,7 +267,7 @@ def _run(args: argparse.Namespace) -> int:
     bar = _progress(total, show_bar)
     try:
         for index, result in enumerate(results):
-            sink.write(json.dumps(_record(result, ids, index), ensure_ascii=False) + "\n")
+            sink.write(_output_line(result, ids, index))
             sink.flush()
             summary.add(result, index)
             bar.update(1)

@@ -361,6 +361,44 @@ def test_cli_reports_bad_lines_and_goes_on(tmp_path: Path) -> None:
     assert "invalid_request: 7" in done.stderr and "line 2: invalid JSON" in done.stderr
 
 
+def _strict_loads(line: str) -> Any:
+    def refuse(name: str) -> Any:
+        raise AssertionError(f"non-strict JSON constant {name} in output: {line[:200]}")
+
+    return json.loads(line, parse_constant=refuse)
+
+
+def test_cli_turns_lines_it_cannot_parse_or_encode_into_invalid_requests(tmp_path: Path) -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    lines = [
+        b'{"id": 1, "code": "print(1)", "extra": ' + deep.encode() + b"}",
+        b'{"id": ' + ("[" * 5_000 + "]" * 5_000).encode() + b', "code": "print(2)"}',
+        b'{"id": "\\ud800", "code": "print(3)"}',
+        b'{"id": NaN, "code": "print(4)"}',
+        b'{"id": Infinity, "code": "print(5)"}',
+        b'{"id": "deep-stdout", "code": "print(\'[\' * 300 + \']\' * 300)"}',
+        b'{"id": "last", "code": "print(\'still running\')"}',
+    ]
+    source = tmp_path / "in.jsonl"
+    source.write_bytes(b"\n".join(lines) + b"\n")
+    out = tmp_path / "out.jsonl"
+    done = wasm_exec("batch", str(source), "-o", str(out), "--workers", "2")
+    assert done.returncode == 0, done.stderr
+    records = [_strict_loads(line) for line in out.read_text("utf-8").splitlines()]
+    assert [r["status"] for r in records] == [
+        "invalid_request", "invalid_request", "invalid_request", "invalid_request",
+        "invalid_request", "succeeded", "succeeded",
+    ], records
+    assert [r.get("line") for r in records[:5]] == [1, 2, 3, 4, 5]
+    messages = [r["error"]["message"] for r in records[:5]]
+    assert "nested too deeply" in messages[0] and "nested too deeply" in messages[1]
+    assert "invalid id" in messages[2] and "surrogate" in messages[2]
+    assert "NaN is not JSON" in messages[3] and "Infinity is not JSON" in messages[4]
+    assert records[5]["result_json"] is None and records[5]["result_json_error"]
+    assert records[6]["id"] == "last" and records[6]["stdout"] == "still running\n"
+    assert "Traceback" not in done.stderr
+
+
 def test_cli_writes_stdout_by_default_and_applies_default_limits() -> None:
     done = wasm_exec("batch", str(SAMPLE), "--timeout-ms", "1500", "--workers", "1")
     assert done.returncode == 0, done.stderr

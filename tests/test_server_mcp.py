@@ -4,6 +4,7 @@ own clients: over stdio (`mcp.client.stdio`) and over streamable HTTP."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import socket
 import subprocess
@@ -245,3 +246,58 @@ def test_streamable_http_transport() -> None:
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_stdio_answers_lines_that_are_not_messages_with_jsonrpc_errors() -> None:
+    """JSON-RPC 2.0: -32700 for text that is not JSON, -32600 for JSON that is not a
+    message (with its id when readable); the server then goes on serving."""
+    process = subprocess.Popen(SERVER_COMMAND, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    assert process.stdin is not None and process.stdout is not None
+    replies: list[bytes] = []
+    reader = threading.Thread(target=lambda: replies.extend(iter(process.stdout.readline, b"")),
+                              daemon=True)
+    reader.start()
+
+    def send(line: bytes) -> dict[str, Any]:
+        count = len(replies)
+        process.stdin.write(line + b"\n")  # type: ignore[union-attr]
+        process.stdin.flush()  # type: ignore[union-attr]
+        deadline = time.monotonic() + 60
+        while len(replies) == count:
+            assert process.poll() is None, process.stderr.read().decode()  # type: ignore[union-attr]
+            assert time.monotonic() < deadline, f"no answer to {line[:80]!r}"
+            time.sleep(0.02)
+        return json.loads(replies[count])  # type: ignore[no-any-return]
+
+    try:
+        hello = send(json.dumps({
+            "jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                       "clientInfo": {"name": "raw", "version": "1"}},
+        }).encode())
+        assert hello["id"] == 0 and "result" in hello
+        process.stdin.write(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+        for line, code, request_id in [
+            (b"this is not json", -32700, None),
+            (b"[1, 2", -32700, None),
+            (b'{"jsonrpc": "2.0", "id": 7, "method": 1}', -32600, 7),
+            (b'{"jsonrpc": "2.0", "id": "s", "method": "tools/call", "params": {"name": '
+             b'"execute_python_sandbox", "arguments": {"python_script": "print(\'\\ud800\')"}}}',
+             -32700, "s"),
+            (b"[" * 100_000 + b"]" * 100_000, -32700, None),
+        ]:
+            answer = send(line)
+            assert answer["id"] == request_id and answer["error"]["code"] == code, answer
+        listed = send(b'{"jsonrpc": "2.0", "id": 8, "method": "tools/list"}')
+        assert listed["id"] == 8 and len(listed["result"]["tools"]) == 2
+    finally:
+        process.kill()
+        process.wait(timeout=30)
+
+
+def test_deeply_nested_json_stdout_is_served(mcp: StdioMcp) -> None:
+    result = mcp.call("execute_python_sandbox", {"python_script": "print('[' * 300 + ']' * 300)"})
+    assert result.is_error is False
+    assert result.structured_content is not None
+    assert result.structured_content["simulated_stdout"] == "[" * 300 + "]" * 300 + "\n"

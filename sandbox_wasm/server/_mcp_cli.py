@@ -46,7 +46,11 @@ def main(argv: list[str]) -> int:
     sandbox.warm_up()
     server = create_mcp_server(sandbox, workers=args.workers)
     if args.transport == "stdio":
-        server.run("stdio")
+        import anyio
+
+        from ._mcp_stdio import serve_stdio
+
+        anyio.run(serve_stdio, server)
     else:
         server.run("streamable-http", host=args.host, port=args.port)
     return 0

@@ -1313,7 +1313,7 @@ HOST_CALLS = [
     Attack(
         "print-huge-string-in-a-loop",
         "host-calls",
-        "s = 'x' * (256 << 20)\nwhile True:\n    print(s)\n",
+        "s = 'x' * (64 << 20)\nwhile True:\n    print(s)\n",
         times_out(stdout_truncated=True),
         "allows",
         {"timeout_ms": 1_000, "memory_mb": 1_024},
