@@ -202,6 +202,8 @@ def _past_deadline(caller: wasmtime.Caller) -> bool:
     as it is back in wasm: epoch interruption cannot fire while the host is working."""
     if time.monotonic() <= _run_state.deadline:
         return False
+    if _run_state.deadline_hit:
+        return True
     _run_state.deadline_hit = True
     # Caller exposes the store context that Store's method uses.
     wasmtime.Store.set_epoch_deadline(caller, 0)  # type: ignore[arg-type]
@@ -226,7 +228,8 @@ def _wasi_shim(shim: _Shim) -> _Shim:
         except Exception:
             errno = ERRNO_FAULT
         with contextlib.suppress(Exception):
-            _past_deadline(caller)
+            if time.monotonic() > _run_state.deadline:
+                _past_deadline(caller)
         return errno
 
     return call  # type: ignore[return-value]
@@ -238,37 +241,37 @@ _Item = TypeVar("_Item")
 def _bounded(caller: wasmtime.Caller, items: Iterable[_Item]) -> Iterator[_Item]:
     """`items`, stopping early once the deadline has passed (a loop inside a host call must
     not outlive the run's deadline, whatever the guest asked of it)."""
+    deadline: float = _run_state.deadline
     for item in items:
-        if _past_deadline(caller):
+        if time.monotonic() > deadline and _past_deadline(caller):
             return
         yield item
 
 
-def _guest_memory(caller: wasmtime.Caller) -> tuple[wasmtime.Memory, int]:
-    memory: wasmtime.Memory = _run_state.memory
-    return memory, memory.data_len(caller)
-
-
-def _read_struct_array(
-    caller: wasmtime.Caller, address: int, count: int, size: int, limit: int
+def _read_records(
+    caller: wasmtime.Caller, memory: wasmtime.Memory, memory_size: int, address: int,
+    count: int, size: int, limit: int,
 ) -> bytes:
     """`count` guest records of `size` bytes at `address`: EINVAL beyond `limit` records,
-    EFAULT outside the guest's memory."""
+    EFAULT outside the guest's memory (`memory_size` bytes)."""
     if count < 0 or count > limit:
         raise _WasiError(ERRNO_INVAL)
-    memory, memory_size = _guest_memory(caller)
-    if address + count * size > memory_size:
+    end = address + count * size
+    if end > memory_size:
         raise _WasiError(ERRNO_FAULT)
-    return memory.read(caller, address, address + count * size)
+    return memory.read(caller, address, end)
 
 
-def _io_vectors(caller: wasmtime.Caller, iovs: int, count: int) -> list[tuple[int, int]]:
+def _io_vectors(
+    caller: wasmtime.Caller, memory: wasmtime.Memory, iovs: int, count: int
+) -> list[tuple[int, int]]:
     """The (address, length) entries of a guest iovec list, each inside the guest's memory."""
-    raw = _read_struct_array(caller, iovs, count, 8, MAX_VECTORS)
-    _, memory_size = _guest_memory(caller)
+    memory_size = memory.data_len(caller)
+    raw = _read_records(caller, memory, memory_size, iovs, count, 8, MAX_VECTORS)
     vectors = list(struct.iter_unpack("<II", raw))
-    if any(address + length > memory_size for address, length in vectors):
-        raise _WasiError(ERRNO_FAULT)
+    for address, length in vectors:
+        if address + length > memory_size:
+            raise _WasiError(ERRNO_FAULT)
     return vectors
 
 
@@ -294,7 +297,7 @@ def _clock_time_get(caller: wasmtime.Caller, clock_id: int, _precision: int, out
     now = _clock_now_ns(clock_id)
     if now is None:
         return ERRNO_INVAL
-    memory, _ = _guest_memory(caller)
+    memory: wasmtime.Memory = _run_state.memory
     memory.write(caller, struct.pack("<Q", now), out)
     return ERRNO_SUCCESS
 
@@ -308,8 +311,11 @@ def _poll_oneoff(
     # epoch trap then fires as soon as the guest is back in wasm.
     if count <= 0:
         return ERRNO_INVAL
-    raw = _read_struct_array(caller, subs_ptr, count, SUBSCRIPTION_SIZE, MAX_SUBSCRIPTIONS)
-    memory, memory_size = _guest_memory(caller)
+    memory: wasmtime.Memory = _run_state.memory
+    memory_size = memory.data_len(caller)
+    raw = _read_records(
+        caller, memory, memory_size, subs_ptr, count, SUBSCRIPTION_SIZE, MAX_SUBSCRIPTIONS
+    )
     if events_ptr + count * EVENT_SIZE > memory_size:
         return ERRNO_FAULT
     now_mono = time.monotonic()
@@ -360,11 +366,11 @@ def _fd_read(caller: wasmtime.Caller, fd: int, iovs: int, iovs_len: int, nread_p
     # module (wasi-vfs) and never reaches this import; the guest has no other real fds.
     if fd != 0 or fd in _run_state.closed:
         return ERRNO_BADF
-    memory, _ = _guest_memory(caller)
+    memory: wasmtime.Memory = _run_state.memory
     payload: memoryview = _run_state.stdin
     offset: int = _run_state.stdin_offset
     total = 0
-    for address, length in _bounded(caller, _io_vectors(caller, iovs, iovs_len)):
+    for address, length in _bounded(caller, _io_vectors(caller, memory, iovs, iovs_len)):
         chunk = payload[offset : offset + length]
         if not chunk:
             break
@@ -396,12 +402,12 @@ def _fd_write(
     if fd not in (1, 2) or fd in _run_state.closed:
         return ERRNO_BADF
     output: _CappedOutput = _run_state.outputs[fd - 1]
-    memory, _ = _guest_memory(caller)
-    vectors = _io_vectors(caller, iovs, iovs_len)
-    if sum(length for _, length in vectors) > SSIZE_MAX:
+    memory: wasmtime.Memory = _run_state.memory
+    vectors = _io_vectors(caller, memory, iovs, iovs_len)
+    if len(vectors) > 1 and sum(length for _, length in vectors) > SSIZE_MAX:
         return ERRNO_INVAL  # as POSIX writev: the count would not fit the return value
     total = 0
-    for address, length in _bounded(caller, vectors):
+    for address, length in vectors if len(vectors) == 1 else _bounded(caller, vectors):
         if length:
             take = output.wanted(length)
             chunk = bytes(memory.read(caller, address, address + take)) if take else b""
