@@ -23,7 +23,7 @@ from ._batch import (
 )
 from ._cli_common import OneLineParser, UsageError, open_input
 from ._errors import InvalidRequestError, SandboxError
-from ._executor import resolve_limits
+from ._executor import loads_strict_json, resolve_limits
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -85,7 +85,7 @@ def _parse_line(index: int, raw: bytes, defaults: dict[str, Any], ids: dict[int,
     if not text.strip():
         return invalid(index, "empty line (expected one JSON request per line)")
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = loads_strict_json(text)
     except RecursionError:
         return invalid(index, "invalid JSON: nested too deeply")
     except ValueError as exc:
@@ -102,10 +102,6 @@ def _parse_line(index: int, raw: bytes, defaults: dict[str, Any], ids: dict[int,
         return prepare(index, data, defaults)
     except RecursionError:
         return invalid(index, "invalid request: nested too deeply")
-
-
-def _reject_constant(name: str) -> object:
-    raise ValueError(f"{name} is not JSON")
 
 
 def _unencodable(value: object) -> str | None:

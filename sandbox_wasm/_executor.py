@@ -18,6 +18,7 @@ from pydantic import BaseModel, ValidationError
 from . import _javascript as javascript
 from ._audit import STRICT_POLICY, AuditPolicy, build_report, policy_tables
 from ._errors import InvalidRequestError, SandboxError, SourceTooLargeError
+from ._guest_boot import MAX_ERROR_MESSAGE_CHARS, MAX_ERROR_TYPE_CHARS
 from ._models import (
     MIB,
     STATUS_EXIT_CODES,
@@ -425,9 +426,13 @@ def _without_audit_answer(result: _ResultBuilder, outcome: GuestOutcome) -> Exec
         return result.finish(status, error=_audit_budget_error(status, result.limits.memory_mb))
     if status in ("memory_exceeded", "internal_error"):
         return result.finish(status, error=error)
-    if outcome.trap in ("c_stack_overflow", "stack_overflow"):
+    if outcome.trap in ("c_stack_overflow", "stack_overflow", "memory_out_of_bounds"):
+        # The parser overflowed its stack (or crashed on the source): it cannot be compiled.
         result.syntax_valid = False
-        error = ErrorInfo(type="SyntaxError", message="source too complex to parse")
+        message = "source too complex to parse"
+        if outcome.trap == "memory_out_of_bounds":
+            message += f" (the parser accessed memory out of bounds {outcome.trap_detail})"
+        error = ErrorInfo(type="SyntaxError", message=message)
         return result.finish("syntax_error", error=error)
     message = "the audit answer was too large" if outcome.preamble_too_large else (
         "the guest ended without an audit answer"
@@ -623,8 +628,8 @@ def _guest_error(outcome: GuestOutcome, code: int) -> ErrorInfo:
         try:
             record = json.loads(outcome.error_record)
             return ErrorInfo(
-                type=_clean_text(str(record["type"]))[:200],
-                message=_clean_text(str(record["message"])),
+                type=_clean_text(str(record["type"]))[:MAX_ERROR_TYPE_CHARS],
+                message=_clean_text(str(record["message"]))[:MAX_ERROR_MESSAGE_CHARS],
             )
         except (ValueError, KeyError, TypeError, RecursionError):
             pass
@@ -635,6 +640,11 @@ def _reject_constant(name: str) -> object:
     raise ValueError(f"{name} is not JSON")
 
 
+def loads_strict_json(text: str) -> object:
+    """`json.loads` of strict JSON: NaN, Infinity and -Infinity raise ValueError."""
+    return json.loads(text, parse_constant=_reject_constant)
+
+
 def extract_result_json(stdout: str) -> object | None:
     """The whole stdout as JSON if it is JSON, else the last non-empty line if it is a JSON
     object or array, else None. Strict JSON only: NaN and Infinity are not JSON."""
@@ -642,7 +652,7 @@ def extract_result_json(stdout: str) -> object | None:
     if not text:
         return None
     try:
-        return clean_json_value(json.loads(text, parse_constant=_reject_constant))
+        return clean_json_value(loads_strict_json(text))
     except (ValueError, RecursionError):
         pass
     for line in reversed(text.splitlines()):
@@ -651,7 +661,7 @@ def extract_result_json(stdout: str) -> object | None:
             continue
         if line[0] in "[{":
             try:
-                return clean_json_value(json.loads(line, parse_constant=_reject_constant))
+                return clean_json_value(loads_strict_json(line))
             except (ValueError, RecursionError):
                 return None
         return None
