@@ -119,3 +119,12 @@ def test_missing_runtime_exit_70(tmp_path: Path) -> None:
     )
     assert done.returncode == 70 and "fetch_runtime.sh" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_python_dash_m_sandbox_wasm_is_the_cli() -> None:
+    done = subprocess.run([sys.executable, "-m", "sandbox_wasm", "-c", "print(6 * 7)"],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert (done.returncode, done.stdout) == (0, "42\n"), done.stderr
+    helped = subprocess.run([sys.executable, "-m", "sandbox_wasm", "--help"],
+                            capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert helped.returncode == 0 and "wasm-exec" in helped.stdout
