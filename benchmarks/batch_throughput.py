@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import sandbox_wasm as sw
-from sandbox_wasm._batch import connect_ray, shutdown_ray
+from sandbox_wasm.batch import connect_ray, shutdown_ray
 
 HERE = Path(__file__).resolve().parent
 

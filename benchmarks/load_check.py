@@ -213,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     url = f"http://127.0.0.1:{port}"
     # The queue holds every client, so a correct server answers all of them (no 503).
     queue = args.clients if args.queue is None else args.queue
-    command = [sys.executable, "-m", "sandbox_wasm._cli", "serve", "--host", "127.0.0.1",
+    command = [sys.executable, "-m", "sandbox_wasm", "serve", "--host", "127.0.0.1",
                "--port", str(port), "--queue", str(queue), "--rate-limit", "0",
                "--log-level", "warning"]
     if args.workers is not None:

@@ -4,18 +4,14 @@ Every snippet is audited (a signal) and then run inside WebAssembly with no host
 no network, no environment, a deadline, a fuel budget and a memory cap (the guarantee).
 """
 
-from importlib import metadata as _metadata
-
-from ._audit import REPORT_ONLY_POLICY, STRICT_POLICY, AuditPolicy
-from ._batch import BatchResult, InvalidRequest, execute_many
 from ._errors import (
     InvalidRequestError,
     RuntimeIntegrityError,
     RuntimeNotFoundError,
+    SandboxClosedError,
     SandboxError,
     SourceTooLargeError,
 )
-from ._executor import Sandbox, audit, execute
 from ._models import (
     AuditReport,
     AuditSummary,
@@ -30,11 +26,10 @@ from ._models import (
     Status,
     TimeoutProfile,
 )
-
-try:
-    __version__ = _metadata.version("sandbox-wasm")
-except _metadata.PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0"
+from ._policy import REPORT_ONLY_POLICY, STRICT_POLICY, AuditPolicy
+from ._sandbox import Sandbox, audit, execute
+from ._version import __version__
+from .batch import BatchResult, InvalidRequest, execute_many
 
 __all__ = [
     "REPORT_ONLY_POLICY",
@@ -56,6 +51,7 @@ __all__ = [
     "RuntimeIntegrityError",
     "RuntimeNotFoundError",
     "Sandbox",
+    "SandboxClosedError",
     "SandboxError",
     "SourceTooLargeError",
     "Status",

@@ -1,6 +1,6 @@
 """`python -m sandbox_wasm ...`: the same command line as `wasm-exec`."""
 
-from ._cli import run
+from .cli import run
 
 if __name__ == "__main__":
     run()

@@ -1,74 +1,31 @@
-"""The static audit: a configurable policy applied to facts the guest's own parser found.
+"""The static audit's report: findings and a verdict from the facts the guest's own parser
+found, judged with the very function the guest used to decide whether to run the code.
 
 The source is parsed inside the sandbox by the guest's CPython 3.12 (so `type X = int`,
 `def f[T]()` and PEP 701 f-strings are judged by the grammar that will run them, whatever the
 host's Python), and the guest reports imports, calls, attributes, names and dunder strings.
-This module turns those facts into findings and a verdict, with the very function the guest
-uses to decide whether to run the code (`_guest_boot.judge_fact`). The audit explains
-refusals early; the WebAssembly boundary and the limits are the guarantee.
+The audit explains refusals early; the WebAssembly boundary and the limits are the guarantee.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
-from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
-
-from ._guest_boot import (
-    MAX_FACTS,
-    STRICT_TABLES,
-    answer_is_incomplete,
-    judge_fact,
-    tables_from_json,
-)
+from ._guest import MAX_FACTS, answer_is_incomplete, judge_fact
 from ._models import AuditReport, Finding, SafetyVerdict
+from ._policy import AuditPolicy, judge_tables
 
 
-class AuditPolicy(BaseModel):
-    """What the audit flags. `mode="enforce"` blocks flagged code; `"report"` only lists it."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    name: str = "strict"
-    mode: Literal["enforce", "report"] = "enforce"
-    blocked_modules: frozenset[str] = frozenset(STRICT_TABLES["blocked_modules"])
-    allowed_modules: frozenset[str] | None = frozenset(STRICT_TABLES["allowed_modules"])
-    blocked_calls: frozenset[str] = frozenset(STRICT_TABLES["blocked_calls"])
-    blocked_attributes: frozenset[str] = frozenset(STRICT_TABLES["blocked_attributes"])
-    blocked_names: frozenset[str] = frozenset(STRICT_TABLES["blocked_names"])
-    flag_dunder_strings: bool = True
-
-    def with_mode(self, mode: Literal["enforce", "report"]) -> AuditPolicy:
-        """This policy with another mode (e.g. `"report"` to list findings and still run)."""
-        return self.model_copy(update={"mode": mode})
-
-
-STRICT_POLICY = AuditPolicy()
-REPORT_ONLY_POLICY = STRICT_POLICY.with_mode("report").model_copy(update={"name": "report-only"})
-
-
-def policy_tables(policy: AuditPolicy) -> dict[str, object]:
-    """The policy as the JSON tables that `judge_fact` (host and guest) works on."""
-    return {
-        "blocked_modules": sorted(policy.blocked_modules),
-        "allowed_modules": (
-            None if policy.allowed_modules is None else sorted(policy.allowed_modules)
-        ),
-        "blocked_calls": sorted(policy.blocked_calls),
-        "blocked_attributes": sorted(policy.blocked_attributes),
-        "blocked_names": sorted(policy.blocked_names),
-        "dunder_strings": policy.flag_dunder_strings,
-        "enforce": policy.mode == "enforce",
-    }
-
-
-def judge_import(policy: AuditPolicy, module: str) -> str | None:
-    """Why importing `module` is flagged, or None. The longest matching prefix decides, so
-    an allowed `urllib.parse` wins over a blocked `urllib`."""
-    tables = tables_from_json(policy_tables(policy))
-    findings = judge_fact(tables, "import", module)
-    return findings[0][2] if findings else None
+def parse_audit_answer(answer: bytes | None) -> dict[str, object] | None:
+    """The guest's audit answer as a dict, or None when there is none or it is unusable."""
+    if answer is None:
+        return None
+    try:
+        parsed = json.loads(answer)
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, dict) else None
 
 
 def findings_from_facts(
@@ -76,7 +33,7 @@ def findings_from_facts(
 ) -> list[Finding]:
     """Apply `policy` to the guest's facts: (kind, name, line, col) tuples, with the same
     `judge_fact` the guest used to decide whether to run the code."""
-    tables = tables_from_json(policy_tables(policy))
+    tables = judge_tables(policy)
     found: list[Finding] = []
     for fact in facts:
         kind, name = str(fact[0]), str(fact[1])

@@ -9,7 +9,15 @@ class SandboxError(Exception):
 
 
 class InvalidRequestError(SandboxError, ValueError):
-    """The request (source, limits, profile or policy) is not valid; nothing was run."""
+    """The request (source, limits, profile or policy) is not valid; nothing was run.
+
+    `field` names what was wrong ("source", "language", "limits", "limits.timeout_ms",
+    "profile", ...), so that a boundary (CLI, HTTP, MCP, batch) can point at it without
+    reading the message."""
+
+    def __init__(self, message: str, *, field: str = "request") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class RuntimeNotFoundError(SandboxError):
@@ -22,3 +30,10 @@ class RuntimeIntegrityError(SandboxError):
 
 class SourceTooLargeError(InvalidRequestError):
     """The source is larger than `Limits.max_source_bytes`."""
+
+    def __init__(self, message: str, *, field: str = "source") -> None:
+        super().__init__(message, field=field)
+
+
+class SandboxClosedError(SandboxError):
+    """The Sandbox was closed; create a new one."""

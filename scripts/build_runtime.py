@@ -6,11 +6,11 @@
 Outputs (in --outdir):
   python-bigstack.wasm  the plain command module with its C stack relocated to a larger
                         region (issue 8); exports memory, _start, wasi_vfs_pack_fs.
-  python-snapshot.wasm  pre-initialised with Wizer after running sandbox_wasm/_guest_boot.py
+  python-snapshot.wasm  pre-initialised with Wizer after running sandbox_wasm/_guest.py
                         as ``python -I -S -u -c <boot> --snapshot-init`` (issue 3); exports
                         memory and sandbox_resume: () -> (), which grows the same stack region,
-                        re-records the clock() start time, runs ``_r()`` in __main__ (serves
-                        one request from stdin) and ends with proc_exit (proc_exit(1) if _r
+                        re-records the clock() start time, runs ``serve()`` in __main__ (serves
+                        one request from stdin) and ends with proc_exit (proc_exit(1) if serve
                         raised). Instantiate it with no argv and an empty environment.
   manifest.json         hashes/sizes of the artefacts and of every input, tool versions.
 
@@ -76,7 +76,7 @@ INITIAL_PAGES = 160
 
 INIT_EXPORT = "sandbox_init"
 RESUME_EXPORT = "sandbox_resume"
-RESUME_SOURCE = b"_r()"
+RESUME_SOURCE = b"serve()"  # the guest's entry (sandbox_wasm/_guest.py); at most 7 bytes
 # Deterministic "random" bytes used only while Wizer runs the init function (hash secret,
 # the `random` module's first seed): the snapshot is then byte-for-byte reproducible. At run
 # time the hook forwards to the real random_get (the init function clears the flag before
@@ -479,7 +479,7 @@ RECORD_CLOCK_START = (
 
 def resume_body(pages: int) -> bytes:
     """sandbox_resume: relocate the C stack; record the clock() start time;
-    PyRun_SimpleStringFlags("_r()", NULL); proc_exit(ret != 0); unreachable."""
+    PyRun_SimpleStringFlags("serve()", NULL); proc_exit(ret != 0); unreachable."""
     text = RESUME_SOURCE + b"\x00" * (8 - len(RESUME_SOURCE))
     if len(RESUME_SOURCE) >= 8:
         raise BuildError("resume source too long")
@@ -775,10 +775,7 @@ def validate_and_smoke(path: Path, kind: str) -> None:
             cfg.stdin_file = str(stdin_path)
             cfg.stdout_file = str(stdout_path)
             if kind != "snapshot":
-                boot = (
-                    Path(__file__).resolve().parent.parent / "sandbox_wasm" / "_guest_boot.py"
-                ).read_text()
-                cfg.argv = ["python", "-I", "-S", "-u", "-c", boot]
+                cfg.argv = ["python", "-I", "-S", "-u", "-c", guest_file().read_text()]
             store.set_wasi(cfg)
             linker = wasmtime.Linker(engine)
             linker.define_wasi()
@@ -825,12 +822,22 @@ def up_to_date(outdir: Path, expected: dict) -> bool:
     return set(manifest.get("artifacts", {})) == {"bigstack", "snapshot"}
 
 
+def guest_file() -> Path:
+    """The guest bootstrap, from the one place the library names it."""
+    root = str(repo_root())
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from sandbox_wasm._artifacts import GUEST_FILE
+
+    return GUEST_FILE
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--input", required=True, help="the pinned python.wasm")
     ap.add_argument("--outdir", required=True)
     ap.add_argument(
-        "--boot", default=None, help="guest bootstrap (default: sandbox_wasm/_guest_boot.py)"
+        "--boot", default=None, help="guest bootstrap (default: sandbox_wasm/_guest.py)"
     )
     ap.add_argument("--force", action="store_true", help="rebuild even if up to date")
     ap.add_argument("--no-smoke", action="store_true", help="skip the print('hi') smoke tests")
@@ -840,7 +847,7 @@ def main(argv: list[str] | None = None) -> int:
 
     src = resolve(args.input)
     outdir = resolve(args.outdir)
-    boot_path = resolve(args.boot) if args.boot else repo_root() / "sandbox_wasm" / "_guest_boot.py"
+    boot_path = resolve(args.boot) if args.boot else guest_file()
     if not src.is_file():
         raise BuildError(f"input {src} not found")
     input_sha = sha256_file(src)
@@ -899,7 +906,7 @@ def main(argv: list[str] | None = None) -> int:
             **expected,
             "input_file": src.name,
             "input_size": src.stat().st_size,
-            "guest_boot_file": "sandbox_wasm/_guest_boot.py",
+            "guest_boot_file": str(guest_file().relative_to(repo_root())),
             "stack_bytes": pages * 65536,
             "snapshot_argv": ["python", "-I", "-S", "-u", "-c", "<guest boot>", "--snapshot-init"],
             "snapshot_entry": RESUME_EXPORT,

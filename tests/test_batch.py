@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import sandbox_wasm as sw
-from sandbox_wasm._batch import LocalPool, connect_ray, prepare, shutdown_ray
+from sandbox_wasm.batch import LocalPool, connect_ray, prepare, shutdown_ray
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "examples" / "batch" / "sample.jsonl"
@@ -294,7 +294,7 @@ def test_ray_worker_killed_mid_batch_loses_nothing(ray_cluster: str) -> None:
 # -- the CLI ------------------------------------------------------------------------------------
 def wasm_exec(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "sandbox_wasm._cli", *args],
+        [sys.executable, "-m", "sandbox_wasm", *args],
         capture_output=True, text=True, timeout=300, cwd=ROOT, stdin=subprocess.DEVNULL,
     )
 

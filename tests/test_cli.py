@@ -15,7 +15,7 @@ EXAMPLES = ROOT / "examples"
 
 def wasm_exec(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "sandbox_wasm._cli", *args],
+        [sys.executable, "-m", "sandbox_wasm", *args],
         input=stdin, capture_output=True, text=True, timeout=120, cwd=ROOT,
     )
 
@@ -113,7 +113,7 @@ def test_unreadable_and_invalid_files(tmp_path: Path) -> None:
 
 def test_missing_runtime_exit_70(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "sandbox_wasm._cli", "-c", "print(1)"],
+        [sys.executable, "-m", "sandbox_wasm", "-c", "print(1)"],
         capture_output=True, text=True, timeout=60,
         env={"SANDBOX_WASM_RUNTIME_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"},
     )

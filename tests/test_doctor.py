@@ -19,7 +19,7 @@ CHECKS = {
 
 def doctor(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "sandbox_wasm._cli", "doctor", *args],
+        [sys.executable, "-m", "sandbox_wasm", "doctor", *args],
         capture_output=True, text=True, timeout=300, cwd=ROOT, env=env,
     )
 

@@ -105,7 +105,7 @@ def test_isolation_between_runs(js: sw.Sandbox) -> None:
 
 def test_cli_runs_js_file() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "sandbox_wasm._cli", str(ROOT / "examples" / "fizzbuzz.js")],
+        [sys.executable, "-m", "sandbox_wasm", str(ROOT / "examples" / "fizzbuzz.js")],
         capture_output=True, text=True, timeout=60, cwd=ROOT,
     )
     assert done.returncode == 0

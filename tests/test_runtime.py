@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import sandbox_wasm as sw
-from sandbox_wasm import _runtime
-from sandbox_wasm._runtime import PYTHON_WASM_NAME, PYTHON_WASM_SHA256, runtime_dir
+from sandbox_wasm import _artifacts, _engine
+from sandbox_wasm._artifacts import PYTHON_WASM_NAME, PYTHON_WASM_SHA256, runtime_dir
 
 
 @pytest.fixture(scope="module")
@@ -21,8 +21,8 @@ def pinned_runtime() -> Path:
 
 
 def test_pinned_runtime_verifies(pinned_runtime: Path) -> None:
-    assert _runtime.file_sha256(pinned_runtime) == PYTHON_WASM_SHA256
-    plain = _runtime.python_runtime_file(pinned_runtime.parent, "plain")
+    assert _artifacts.file_sha256(pinned_runtime) == PYTHON_WASM_SHA256
+    plain = _artifacts.python_runtime_file(pinned_runtime.parent, "plain")
     assert plain.sha256 == PYTHON_WASM_SHA256
 
 
@@ -60,13 +60,13 @@ def test_compile_cache_written_atomically_and_reused(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, pinned_runtime: Path
 ) -> None:
     monkeypatch.setenv("SANDBOX_WASM_CACHE_DIR", str(tmp_path))
-    host = _runtime.EngineHost()
+    host = _engine.EngineHost()
     try:
         _, compiled = host.module(pinned_runtime, PYTHON_WASM_SHA256)
         entries = list(tmp_path.iterdir())
         assert compiled and len(entries) == 1 and entries[0].suffix == ".cwasm"
         assert not any(p.name.endswith(".tmp") for p in tmp_path.iterdir())
-        other = _runtime.EngineHost()
+        other = _engine.EngineHost()
         try:
             _, compiled_again = other.module(pinned_runtime, PYTHON_WASM_SHA256)
             assert not compiled_again  # loaded from the on-disk cache
@@ -80,7 +80,7 @@ def test_corrupt_cache_entry_is_replaced(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, pinned_runtime: Path
 ) -> None:
     monkeypatch.setenv("SANDBOX_WASM_CACHE_DIR", str(tmp_path))
-    host = _runtime.EngineHost()
+    host = _engine.EngineHost()
     try:
         cache_file = host._cache_path(PYTHON_WASM_SHA256)
         cache_file.parent.mkdir(parents=True, exist_ok=True)
@@ -93,8 +93,8 @@ def test_corrupt_cache_entry_is_replaced(
 
 
 def test_cache_key_depends_on_flags_and_runtime(monkeypatch: pytest.MonkeyPatch) -> None:
-    plain = _runtime.EngineHost()
-    no_fuel = _runtime.EngineHost(_runtime.EngineFlags(consume_fuel=False))
+    plain = _engine.EngineHost()
+    no_fuel = _engine.EngineHost(_engine.EngineFlags(consume_fuel=False))
     try:
         assert plain._cache_path("a" * 64) != no_fuel._cache_path("a" * 64)
         assert plain._cache_path("a" * 64) != plain._cache_path("b" * 64)
@@ -105,14 +105,14 @@ def test_cache_key_depends_on_flags_and_runtime(monkeypatch: pytest.MonkeyPatch)
 
 def test_write_atomically_leaves_no_temp_on_failure(tmp_path: Path) -> None:
     target = tmp_path / "sub" / "x.bin"
-    _runtime._write_atomically(target, b"data")
+    _artifacts.write_atomically(target, b"data")
     assert target.read_bytes() == b"data"
     assert os.listdir(target.parent) == ["x.bin"]
 
 
 def test_auto_prefers_the_snapshot() -> None:
-    assert _runtime.python_runtime_file(variant="auto").name == "cpython-wasi-snapshot"
-    assert _runtime.python_runtime_file(variant="bigstack").stack_bytes == 8 * 1024 * 1024
+    assert _artifacts.python_runtime_file(variant="auto").name == "cpython-wasi-snapshot"
+    assert _artifacts.python_runtime_file(variant="bigstack").stack_bytes == 8 * 1024 * 1024
 
 
 def _copy_runtime_dir(tmp_path: Path) -> Path:
@@ -131,9 +131,9 @@ def test_tampered_snapshot_is_refused(tmp_path: Path) -> None:
     data[-100] ^= 0x01
     snapshot.write_bytes(bytes(data))
     with pytest.raises(sw.RuntimeIntegrityError):
-        _runtime.python_runtime_file(directory, "snapshot")
+        _artifacts.python_runtime_file(directory, "snapshot")
     with pytest.warns(RuntimeWarning, match="skipping the snapshot"):
-        fallback = _runtime.python_runtime_file(directory, "auto")
+        fallback = _artifacts.python_runtime_file(directory, "auto")
     assert fallback.name == "cpython-wasi-bigstack"
 
 
@@ -145,14 +145,14 @@ def test_stale_snapshot_is_refused(tmp_path: Path) -> None:
     manifest["guest_boot_sha256"] = "0" * 64
     (directory / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(sw.RuntimeIntegrityError, match="bootstrap"):
-        _runtime.python_runtime_file(directory, "snapshot")
+        _artifacts.python_runtime_file(directory, "snapshot")
 
 
 def test_missing_derived_runtime_is_a_clear_error(tmp_path: Path, pinned_runtime: Path) -> None:
     (tmp_path / PYTHON_WASM_NAME).symlink_to(pinned_runtime)
     with pytest.raises(sw.RuntimeNotFoundError, match="build"):
-        _runtime.python_runtime_file(tmp_path, "snapshot")
-    assert _runtime.python_runtime_file(tmp_path, "auto").name == "cpython-wasi"
+        _artifacts.python_runtime_file(tmp_path, "snapshot")
+    assert _artifacts.python_runtime_file(tmp_path, "auto").name == "cpython-wasi"
 
 
 def test_memory_cap_below_what_the_audit_needs(python_runtime: str) -> None:

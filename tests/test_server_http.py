@@ -481,7 +481,7 @@ def test_wasm_exec_serve_starts_from_flags_and_environment() -> None:
         port = probe.getsockname()[1]
     env = {**os.environ, "SANDBOX_WASM_PORT": str(port), "SANDBOX_WASM_QUEUE": "3"}
     process = subprocess.Popen(
-        [sys.executable, "-m", "sandbox_wasm._cli", "serve", "--workers", "1",
+        [sys.executable, "-m", "sandbox_wasm", "serve", "--workers", "1",
          "--log-level", "warning"],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
@@ -517,7 +517,7 @@ def test_wasm_exec_serve_usage_errors_exit_2(
     argv: list[str], env: dict[str, str], message: str
 ) -> None:
     completed = subprocess.run(
-        [sys.executable, "-m", "sandbox_wasm._cli", "serve", *argv],
+        [sys.executable, "-m", "sandbox_wasm", "serve", *argv],
         env={**os.environ, **env}, capture_output=True, text=True, timeout=60,
     )
     assert completed.returncode == 2

@@ -1,4 +1,4 @@
-"""The MCP server, run as `python -m sandbox_wasm._cli mcp` and driven by the official SDK's
+"""The MCP server, run as `python -m sandbox_wasm mcp` and driven by the official SDK's
 own clients: over stdio (`mcp.client.stdio`) and over streamable HTTP."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from mcp.types import CallToolResult, Tool
 
 T = TypeVar("T")
 
-SERVER_COMMAND = [sys.executable, "-m", "sandbox_wasm._cli", "mcp"]
+SERVER_COMMAND = [sys.executable, "-m", "sandbox_wasm", "mcp"]
 PROFILES = ["fast_1s", "standard_5s", "extended_30s"]
 
 

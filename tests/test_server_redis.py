@@ -23,8 +23,8 @@ import redis
 from live_server import LiveServer
 
 import sandbox_wasm as sw
+from sandbox_wasm.cli.serve import main as serve_main
 from sandbox_wasm.server import GatewaySettings, InMemoryJobStore, create_app, settings_from_env
-from sandbox_wasm.server._http_cli import main as serve_main
 from sandbox_wasm.server._redis_jobs import RedisJobStore
 
 SAFE_EXEC = "/v1/tools/safe-exec"
@@ -247,7 +247,7 @@ def test_job_of_a_killed_replica_is_reported_lost_after_the_lease(
     _, reader = replicas
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "sandbox_wasm._cli", "serve", "--port", str(port),
+        [sys.executable, "-m", "sandbox_wasm", "serve", "--port", str(port),
          "--workers", "1", "--redis-url", redis_server.url,
          "--job-lease-seconds", str(LEASE_SECONDS), "--log-level", "warning"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from ._http import create_app
     from ._jobs import InMemoryJobStore, JobStore
     from ._mcp import create_mcp_server
+    from ._mcp_stdio import serve_stdio
     from ._schemas import (
         ErrorResponse,
         Job,
@@ -30,6 +31,7 @@ _EXPORTS = {
     "InMemoryJobStore": "._jobs",
     "JobStore": "._jobs",
     "create_mcp_server": "._mcp",
+    "serve_stdio": "._mcp_stdio",
     "ErrorResponse": "._schemas",
     "Job": "._schemas",
     "JobAccepted": "._schemas",
@@ -54,6 +56,7 @@ __all__ = [
     "SandboxToolResult",
     "create_app",
     "create_mcp_server",
+    "serve_stdio",
     "settings_from_env",
 ]
 

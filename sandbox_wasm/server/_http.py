@@ -25,10 +25,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .. import __version__
 from .._errors import InvalidRequestError, SandboxError, SourceTooLargeError
-from .._executor import Sandbox, coerce_source
 from .._models import ErrorInfo, ExecutionResult, Language, TimeoutProfile
+from .._request import coerce_source
+from .._sandbox import Sandbox
+from .._version import __version__
 from ._jobs import InMemoryJobStore, JobStore, JobStoreUnavailable
 from ._metrics import CONTENT_TYPE, GatewayMetrics
 from ._pool import PoolSaturated, WorkerPool
@@ -263,13 +264,10 @@ class _Gateway:
             ) from None
         except InvalidRequestError as exc:
             # Fields are validated before this point; these are what only the library knows
-            # (e.g. a language whose runtime this build lacks).
-            message = str(exc)
-            where = "language" if "language" in message else (
-                "limits" if message.startswith("invalid limits") else field
-            )
+            # (e.g. a language whose runtime this build lacks). The error names its field.
+            where = field if exc.field == "source" else exc.field.split(".")[0]
             raise ApiError(
-                400, "invalid_request", message, field=where, reason="invalid_request"
+                400, "invalid_request", str(exc), field=where, reason="invalid_request"
             ) from None
         except SandboxError as exc:
             # The runtime is missing or unusable: the server's problem, not the client's.
@@ -399,7 +397,14 @@ def create_app(
         metrics=gateway.metrics,
     )
 
-    # -- errors ------------------------------------------------------------------------
+    _add_error_handlers(app, gateway)
+    _add_routes(app, gateway)
+    _document_400_not_422(app)
+    return app
+
+
+def _add_error_handlers(app: FastAPI, gateway: _Gateway) -> None:
+    """Every refusal and failure as a JSON `ErrorResponse` with its status."""
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
         if exc.reason is not None:
@@ -445,7 +450,11 @@ def create_app(
         logger.exception("unhandled error on %s %s", request.method, request.url.path)
         return ApiError(500, "internal_error", "internal server error").response()
 
-    # -- routes ------------------------------------------------------------------------
+
+def _add_routes(app: FastAPI, gateway: _Gateway) -> None:
+    """The gateway's endpoints."""
+    settings = gateway.settings
+
     @app.post(
         "/v1/tools/safe-exec", response_model=ExecutionResult, responses=_ERRORS,
         summary="Audit and run code; wait for the full result",
@@ -530,9 +539,6 @@ def create_app(
     )
     async def metrics() -> Response:
         return Response(gateway.metrics.render(), media_type=CONTENT_TYPE)
-
-    _document_400_not_422(app)
-    return app
 
 
 def _document_400_not_422(app: FastAPI) -> None:

@@ -13,10 +13,10 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from .. import __version__
 from .._errors import InvalidRequestError, SandboxError
-from .._executor import Sandbox
 from .._models import AuditReport, TimeoutProfile
+from .._sandbox import Sandbox
+from .._version import __version__
 from ._schemas import (
     AUDIT_DESCRIPTION,
     AUDIT_SCRIPT_DESCRIPTION,

@@ -11,7 +11,6 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .._audit import STRICT_POLICY
 from .._models import (
     TIMEOUT_PROFILES,
     ErrorInfo,
@@ -23,6 +22,7 @@ from .._models import (
     Status,
     TimeoutProfile,
 )
+from .._policy import STRICT_POLICY
 
 #: Largest `python_script` the tool schema accepts (the library's default source limit).
 MAX_SCRIPT_CHARS = Limits().max_source_bytes

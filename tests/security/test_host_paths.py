@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sandbox_wasm as sw
-from sandbox_wasm._executor import classify, extract_result_json_checked
-from sandbox_wasm._guest_boot import MAX_FACTS
-from sandbox_wasm._wasm import GuestOutcome, _classify_trap
+from sandbox_wasm._guest import MAX_FACTS
+from sandbox_wasm._guest_program import GuestOutcome, classify_trap
+from sandbox_wasm._outcome import classify, extract_result_json_checked
 
 ROOT = Path(__file__).resolve().parents[2]
 MODES = ("strict", "report-only")
@@ -135,7 +135,7 @@ def _real_trap(address: int) -> wasmtime.Trap:
 ])
 def test_out_of_bounds_traps_are_told_apart(address: int, kind: str) -> None:
     outcome = GuestOutcome()
-    _classify_trap(outcome, _real_trap(address))
+    classify_trap(outcome, _real_trap(address))
     assert outcome.trap == kind
     limits = sw.EffectiveLimits.of(sw.Limits())
     status, _, error = classify(outcome, limits)
@@ -180,7 +180,7 @@ def test_http_serves_json_nested_too_deeply_for_the_result(http_server: object) 
 
 def test_cli_json_output_of_deep_json_stdout() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "sandbox_wasm._cli", "--json", "-c",
+        [sys.executable, "-m", "sandbox_wasm", "--json", "-c",
          "print('[' * 300 + ']' * 300)"],
         capture_output=True, text=True, timeout=120, cwd=ROOT,
     )

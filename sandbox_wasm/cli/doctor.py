@@ -18,16 +18,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from ._audit import REPORT_ONLY_POLICY
-from ._cli_common import OneLineParser, UsageError
-from ._errors import SandboxError
-from ._executor import Sandbox
-from ._models import ExecutionResult, Limits
-from ._runtime import PYTHON_WASM_NAME, PYTHON_WASM_SHA256, file_sha256, runtime_dir
-
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_USAGE = 2
+from .._artifacts import PYTHON_WASM_NAME, PYTHON_WASM_SHA256, file_sha256, runtime_dir
+from .._errors import SandboxError
+from .._models import ExecutionResult, Limits
+from .._policy import REPORT_ONLY_POLICY
+from .._sandbox import Sandbox
+from ._common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, OneLineParser, UsageError
 
 # Deadlines are epoch ticks driven by a host thread: allow the guest this much past its
 # deadline before calling the deadline broken (scheduling on a loaded host included).
@@ -76,7 +72,6 @@ class Doctor:
         self.strict = Sandbox(python_runtime=python_runtime)
         self.open = Sandbox(policy=REPORT_ONLY_POLICY, python_runtime=python_runtime)
         self.checks: list[Check] = []
-        self.startup_fuel = 0
 
     def run(self) -> list[Check]:
         steps: list[tuple[str, Callable[[], tuple[str, dict[str, object]]]]] = [
@@ -127,7 +122,6 @@ class Doctor:
         result = self.strict.execute("print('hello from the sandbox')")
         _expect(result.status == "succeeded" and result.stdout == "hello from the sandbox\n",
                 _describe(result))
-        self.startup_fuel = result.metrics.fuel_consumed
         return f"{result.metrics.fuel_consumed:,} fuel", {"fuel": result.metrics.fuel_consumed}
 
     def check_latency(self) -> tuple[str, dict[str, object]]:

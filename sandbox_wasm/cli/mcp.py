@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
+from collections.abc import Sequence
 
-from .._cli_common import OneLineParser, UsageError
+from ._common import EXIT_OK, OneLineParser, UsageError, report_failure
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -26,20 +26,19 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str]) -> int:
+def main(argv: Sequence[str]) -> int:
     """Entry point of `wasm-exec mcp`; returns the exit status."""
     try:
-        args = _parser().parse_args(argv)
+        args = _parser().parse_args(list(argv))
         if args.workers < 1:
             raise UsageError("--workers must be at least 1")
         if not 0 <= args.port <= 65_535:
             raise UsageError("--port must be between 0 and 65535")
     except UsageError as exc:
-        print(f"wasm-exec mcp: error: {exc}", file=sys.stderr)
-        return 2
+        return report_failure("wasm-exec mcp", exc)
 
-    from .._executor import Sandbox
-    from ._mcp import create_mcp_server
+    from .._sandbox import Sandbox
+    from ..server import create_mcp_server
 
     sandbox = Sandbox()
     # Fail now, with the library's message, if the runtime is missing or tampered with.
@@ -48,9 +47,9 @@ def main(argv: list[str]) -> int:
     if args.transport == "stdio":
         import anyio
 
-        from ._mcp_stdio import serve_stdio
+        from ..server import serve_stdio
 
         anyio.run(serve_stdio, server)
     else:
         server.run("streamable-http", host=args.host, port=args.port)
-    return 0
+    return EXIT_OK

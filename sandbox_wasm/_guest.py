@@ -1,15 +1,17 @@
 # The guest's side of sandbox-wasm. It runs INSIDE the sandbox (CPython 3.12 for WASI) as
 # `python -I -S -u -c <this file>`; a pre-initialised snapshot runs everything but the final
-# `_r()` once at build time. `_r()` serves one request read from stdin:
+# `serve()` once at build time. `serve()` serves one request read from stdin:
 #   b"audit\n" + source
-#       parse with the guest's own 3.12 grammar; print the facts as JSON; run nothing.
-#   b"exec\n" + policy tables (JSON) + b"\n" + source
-#       audit as above and write the facts to stdout as a preamble (8-byte length + JSON)
-#       BEFORE any user code runs; then, unless the policy blocks it, run the source as
-#       __main__. The host recomputes the findings from the preamble with `judge_fact`.
-# The host also imports this module for `judge_fact`, so that policy decisions made in the
-# guest and on the host are the same code. Names are bound as default arguments so user
-# code that patches `os`, `sys` or `traceback` cannot change how its outcome is reported.
+#       parse with the guest's own 3.12 grammar; write the facts (the audit answer) to
+#       stdout, framed; run nothing.
+#   b"exec\n" + policy tables (JSON, or @strict:MODE) + b"\n" + source
+#       audit as above and write the audit answer BEFORE any user code runs; then, unless
+#       the policy blocks it, run the source as __main__. The host recomputes the findings
+#       from the answer with `judge_fact`.
+# The host imports this module for the protocol below and for `judge_fact`, so that both
+# sides share one definition of the wire format and the policy decision. Names are bound as
+# default arguments so user code that patches `os`, `sys` or `traceback` cannot change how
+# its outcome is reported.
 import atexit
 import builtins
 import contextlib
@@ -73,8 +75,16 @@ ERROR_MARK = b"\x00sandbox-wasm-error:"
 MAX_ERROR_TYPE_CHARS = 200
 MAX_ERROR_MESSAGE_CHARS = 1000
 MAX_ERROR_RECORD_BYTES = 16 * 1024
-#: The audit's answer is framed: an 8-byte little-endian length, then that much JSON.
+#: The audit's answer is framed: an 8-byte little-endian length, then that much JSON; it
+#: comes first on stdout, before any output of the user's code.
 ANSWER_LENGTH_BYTES = 8
+#: Largest audit answer the host reads (the fact limits keep real answers far below it).
+MAX_ANSWER_BYTES = 32 * 1024 * 1024
+#: The request on stdin: a mode line, then (exec) the policy line, then the source.
+MODE_AUDIT = b"audit"
+MODE_EXEC = b"exec"
+#: The policy line that names the built-in strict tables instead of sending them.
+STRICT_POLICY_LINE = {True: b"@strict:enforce", False: b"@strict:report"}
 _FACT_LIMIT_PER_NAME = 20
 # Bounds on the audit's answer: it must stay small enough to build, send and judge within
 # the execution's own limits whatever the source looks like. A source with MAX_FACTS
@@ -301,8 +311,10 @@ def _flush(_sys=sys):
             stream.flush()
 
 
-def _r(_read=os.read, _exit=os._exit, _atexit=atexit, _builtins=builtins, _sys=sys,
-       _write=os.write, gc=gc):
+def serve(_read=os.read, _exit=os._exit, _atexit=atexit, _builtins=builtins, _sys=sys,
+          _write=os.write, gc=gc):
+    """Serve the one request on stdin and exit (the entry point of every run; a snapshot's
+    resume trampoline calls it by this name)."""
     # The host serves stdin from memory and fills each read as far as it can: a read that
     # returns less than asked for has reached the end (one host call for any request).
     chunks = []
@@ -312,23 +324,23 @@ def _r(_read=os.read, _exit=os._exit, _atexit=atexit, _builtins=builtins, _sys=s
         if len(chunk) < 1 << 22:
             break
     mode, _, source = b"".join(chunks).partition(b"\n")
-    if mode == b"audit":
+    if mode == MODE_AUDIT:
         from json import dumps as _dumps
 
         try:
             answer = _dumps(_facts(source)[0], separators=(",", ":")).encode()
         except MemoryError:
             answer = b'{"audit_error":"memory"}'
-        # Framed like the exec preamble, so that no stdout cap applies to the answer.
+        # Framed as on the exec path, so that no stdout cap applies to the answer.
         _write_all(1, len(answer).to_bytes(ANSWER_LENGTH_BYTES, "little") + answer)
         _exit(0)
-    if mode == b"exec":
+    if mode == MODE_EXEC:
         from json import dumps as _dumps
         from json import loads as _loads
 
         header, _, source = source.partition(b"\n")
-        if header.startswith(b"@strict:"):  # the default policy, tables already built
-            tables = strict_tables(header == b"@strict:enforce")
+        if header in (STRICT_POLICY_LINE[True], STRICT_POLICY_LINE[False]):
+            tables = strict_tables(header == STRICT_POLICY_LINE[True])  # built at start-up
         else:
             tables = tables_from_json(_loads(header))
         try:
@@ -338,15 +350,15 @@ def _r(_read=os.read, _exit=os._exit, _atexit=atexit, _builtins=builtins, _sys=s
                 answer_is_incomplete(answer)
                 or any(judge_fact(tables, fact[0], fact[1]) for fact in facts)))
             answer["ran"] = not blocked
-            preamble = _dumps(answer, separators=(",", ":")).encode()
+            framed = _dumps(answer, separators=(",", ":")).encode()
         except MemoryError:
             answer = code_object = None
             blocked = True
-            preamble = b'{"audit_error":"memory","ran":false}'
-        _write_all(1, len(preamble).to_bytes(ANSWER_LENGTH_BYTES, "little") + preamble)
+            framed = b'{"audit_error":"memory","ran":false}'
+        _write_all(1, len(framed).to_bytes(ANSWER_LENGTH_BYTES, "little") + framed)
         if blocked:
             _exit(0)
-        del answer, preamble
+        del answer, framed
     else:
         code_object = None
     _sys.argv[:] = ["-c"]  # as on the plain path, whether or not this is a snapshot
@@ -390,4 +402,4 @@ if __name__ == "__main__" and sys.argv[1:] == ["--snapshot-init"]:
     gc.collect()
     gc.freeze()
 elif __name__ == "__main__":
-    _r()
+    serve()

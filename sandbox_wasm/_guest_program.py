@@ -1,4 +1,7 @@
-"""One guest run: a fresh Store and instance, WASI without capabilities, and the limits.
+"""The guest program: a runtime compiled and linked once, run in a fresh Store and
+instance per execution, with WASI without capabilities, the limits, and the host functions
+the guest may call (stdio served from host memory, output captured within its caps, clocks
+and sleeps bounded by the deadline).
 
 This is the only module that touches wasmtime objects during execution. Traps and exits are
 translated here into a `GuestOutcome`; nothing above this layer inspects wasmtime types.
@@ -19,8 +22,10 @@ from typing import Any, Literal, TypeVar
 
 import wasmtime
 
-from ._guest_boot import ANSWER_LENGTH_BYTES, ERROR_MARK, MAX_ERROR_RECORD_BYTES
-from ._runtime import EPOCH_TICK_SECONDS, EngineHost, RuntimeFile
+from ._artifacts import RuntimeFile
+from ._engine import EPOCH_TICK_SECONDS, EngineHost
+from ._guest import ANSWER_LENGTH_BYTES, ERROR_MARK, MAX_ANSWER_BYTES, MAX_ERROR_RECORD_BYTES
+from ._models import MIB, Limits
 
 WASI = "wasi_snapshot_preview1"
 ERRNO_SUCCESS = 0
@@ -33,7 +38,6 @@ CLOCK_REALTIME = 0
 SUBCLOCK_ABSTIME = 1
 EVENTTYPE_CLOCK = 0
 WASM_PAGE = 65_536
-MAX_PREAMBLE_BYTES = 32 * 1024 * 1024
 #: The most iovec entries one fd_read/fd_write accepts: POSIX's IOV_MAX as on Linux and in
 #: wasi-libc. A longer list fails with EINVAL (as `writev` does on Linux), so the host work
 #: of one call is bounded whatever count the guest passes.
@@ -60,7 +64,9 @@ class _CappedOutput:
     at the end because writes can split a UTF-8 sequence.
     """
 
-    def __init__(self, cap: int, *, error_channel: bool = False, preamble: bool = False) -> None:
+    def __init__(
+        self, cap: int, *, error_channel: bool = False, audit_answer: bool = False
+    ) -> None:
         self.cap = cap
         self.chunks: list[bytes] = []
         self.kept = 0
@@ -69,19 +75,19 @@ class _CappedOutput:
         self.error_record: bytes | None = None
         self._error_channel = error_channel
         # The bootstrap's audit answer precedes user output: 8-byte length, then JSON.
-        self._preamble_pending = preamble
-        self._preamble_header = b""
-        self._preamble_left = 0
-        self._preamble_parts: list[bytes] = []
-        self.preamble: bytes | None = None
-        self.preamble_too_large = False
-        self.preamble_at: float | None = None
+        self._answer_pending = audit_answer
+        self._answer_header = b""
+        self._answer_left = 0
+        self._answer_parts: list[bytes] = []
+        self.audit_answer: bytes | None = None
+        self.answer_too_large = False
+        self.answer_at: float | None = None
 
     def wanted(self, length: int) -> int:
         """How many leading bytes of a `length`-byte write this capture needs to see; the
         rest need not even be copied out of the guest's memory."""
-        if self._preamble_pending:
-            return min(length, ANSWER_LENGTH_BYTES + MAX_PREAMBLE_BYTES + len(ERROR_MARK)
+        if self._answer_pending:
+            return min(length, ANSWER_LENGTH_BYTES + MAX_ANSWER_BYTES + len(ERROR_MARK)
                        + self.cap)
         room = max(self.cap - self.kept, 0)
         if self._error_channel:
@@ -89,31 +95,31 @@ class _CappedOutput:
             room = max(room, len(ERROR_MARK) + MAX_ERROR_RECORD_BYTES + 1)
         return min(length, room)
 
-    def _take_preamble(self, chunk: bytes) -> bytes:
-        """Consume preamble bytes from `chunk`; return what is left for user output."""
-        if len(self._preamble_header) < ANSWER_LENGTH_BYTES:
-            need = ANSWER_LENGTH_BYTES - len(self._preamble_header)
-            self._preamble_header += chunk[:need]
+    def _take_answer(self, chunk: bytes) -> bytes:
+        """Consume audit-answer bytes from `chunk`; return what is left for user output."""
+        if len(self._answer_header) < ANSWER_LENGTH_BYTES:
+            need = ANSWER_LENGTH_BYTES - len(self._answer_header)
+            self._answer_header += chunk[:need]
             chunk = chunk[need:]
-            if len(self._preamble_header) < ANSWER_LENGTH_BYTES:
+            if len(self._answer_header) < ANSWER_LENGTH_BYTES:
                 return b""
-            self._preamble_left = int.from_bytes(self._preamble_header, "little")
-            self.preamble_too_large = self._preamble_left > MAX_PREAMBLE_BYTES
-        part, chunk = chunk[: self._preamble_left], chunk[self._preamble_left :]
-        self._preamble_left -= len(part)
-        if not self.preamble_too_large:
-            self._preamble_parts.append(part)
-        if self._preamble_left == 0:
-            self._preamble_pending = False
-            self.preamble = b"".join(self._preamble_parts)
-            self.preamble_at = time.perf_counter()
+            self._answer_left = int.from_bytes(self._answer_header, "little")
+            self.answer_too_large = self._answer_left > MAX_ANSWER_BYTES
+        part, chunk = chunk[: self._answer_left], chunk[self._answer_left :]
+        self._answer_left -= len(part)
+        if not self.answer_too_large:
+            self._answer_parts.append(part)
+        if self._answer_left == 0:
+            self._answer_pending = False
+            self.audit_answer = b"".join(self._answer_parts)
+            self.answer_at = time.perf_counter()
         return chunk
 
     def write(self, chunk: bytes, length: int) -> None:
         """Record a write of `length` bytes whose first `len(chunk)` bytes are `chunk`."""
-        if self._preamble_pending:
+        if self._answer_pending:
             before = len(chunk)
-            chunk = self._take_preamble(chunk)
+            chunk = self._take_answer(chunk)
             length -= before - len(chunk)
             if not chunk:
                 return
@@ -171,16 +177,26 @@ class GuestOutcome:
     stdout_bytes: int = 0
     stderr_bytes: int = 0
     error_record: bytes | None = None
-    preamble: bytes | None = None
-    preamble_too_large: bool = False
+    #: The guest's framed audit answer (JSON), when the run was asked for one.
+    audit_answer: bytes | None = None
+    answer_too_large: bool = False
     #: Milliseconds from entering the guest to its audit answer (the audit's cost).
-    preamble_ms: float | None = None
+    audit_answer_ms: float | None = None
     fuel_consumed: int = 0
     #: Linear memory when the instance started, and at the end (memory never shrinks).
     initial_memory_bytes: int = 0
     peak_memory_bytes: int = 0
+    #: Milliseconds of the whole run (instance start-up and audit included).
     elapsed_ms: float = 0.0
     host_error: str | None = None
+
+    @property
+    def user_code_ms(self) -> float:
+        """Milliseconds after the audit's answer (the whole run when there was none): the
+        time the user's deadline bounds."""
+        if self.audit_answer_ms is None:
+            return self.elapsed_ms
+        return max(0.0, self.elapsed_ms - self.audit_answer_ms)
 
 
 # Host functions are shared by every thread's Store; ctypes calls them on the thread that
@@ -414,7 +430,7 @@ def _fd_write(
             output.write(chunk, length)
         total += length
     memory.write(caller, struct.pack("<I", total), nwritten_ptr)
-    if _run_state.next_phase is not None and output.preamble_at is not None:
+    if _run_state.next_phase is not None and output.answer_at is not None:
         _start_user_phase(caller)
     return ERRNO_SUCCESS
 
@@ -459,12 +475,16 @@ def _define_host_functions(linker: wasmtime.Linker) -> None:
 
 
 class GuestProgram:
-    """A runtime compiled and linked, ready to instantiate many times (one InstancePre)."""
+    """A runtime compiled and linked, ready to instantiate many times (one InstancePre).
 
-    def __init__(self, host: EngineHost, runtime: RuntimeFile) -> None:
+    `release()` drops the compiled module (later runs report a host error); the engine host
+    calls it at interpreter exit, a `Sandbox` when it is closed."""
+
+    def __init__(self, host: EngineHost, runtime: RuntimeFile, argv: list[str]) -> None:
         self.host = host
         self.runtime = runtime
-        module, self.compiled_now = host.module(runtime.path, runtime.sha256)
+        self.argv = argv
+        module, _ = host.module(runtime.path, runtime.sha256)
         linker = wasmtime.Linker(host.engine)
         linker.define_wasi()
         _define_host_functions(linker)
@@ -473,57 +493,56 @@ class GuestProgram:
         host.register(self)
 
     def release(self) -> None:
-        """Drop the compiled module; later runs report an internal error."""
+        """Drop the compiled module; later runs report a host error."""
         self._pre = None
 
     def run(
         self,
         payload: bytes,
+        limits: Limits,
         *,
-        argv: list[str],
-        timeout_ms: int,
-        memory_bytes: int,
-        fuel: int,
-        stdout_cap: int,
-        stderr_cap: int,
-        preamble: bool = False,
-        audit_timeout_ms: int | None = None,
-        audit_fuel: int | None = None,
+        argv: list[str] | None = None,
+        audit_budget: Limits | None = None,
     ) -> GuestOutcome:
-        """Run the guest once in a brand-new Store with `payload` as its stdin. With
-        `preamble`, stdout starts with a length-prefixed record (the audit's answer) that is
-        returned separately and not counted against the cap; with the audit budgets too, the
-        guest runs under those until its answer and under `timeout_ms`/`fuel` after it, so
-        the user's limits apply to the user's code whatever the audit cost."""
-        stdout = _CappedOutput(stdout_cap, preamble=preamble)
-        stderr = _CappedOutput(stderr_cap, error_channel=True)
+        """Run the guest once in a brand-new Store with `payload` as its stdin, under
+        `limits` (memory cap, output caps, deadline, fuel), with this program's argv unless
+        another is given.
+
+        With `audit_budget`, stdout starts with the guest's framed audit answer (returned
+        apart, not counted against the cap): the guest runs under the budget's deadline and
+        fuel until it has answered and under `limits` after it, so the user's limits apply
+        to the user's code whatever the audit cost."""
+        stdout = _CappedOutput(limits.max_stdout_bytes, audit_answer=audit_budget is not None)
+        stderr = _CappedOutput(limits.max_stderr_bytes, error_channel=True)
         outcome = GuestOutcome()
         store = wasmtime.Store(self.host.engine)
         memory: wasmtime.Memory | None = None
+        fuel, timeout_ms = limits.effective_fuel, limits.timeout_ms
+        first_fuel, first_timeout = fuel, timeout_ms
+        if audit_budget is not None:
+            first_fuel, first_timeout = audit_budget.effective_fuel, audit_budget.timeout_ms
         started = time.perf_counter()
         try:
             wasi = wasmtime.WasiConfig()
             # No preopened directories and no environment: the guest sees no host state.
-            wasi.argv = argv
+            wasi.argv = argv or self.argv
             store.set_wasi(wasi)
-            store.set_limits(memory_size=memory_bytes)
-            phased = preamble and audit_timeout_ms is not None and audit_fuel is not None
-            first_timeout = audit_timeout_ms if phased else timeout_ms
-            first_fuel = audit_fuel if phased else fuel
-            store.set_fuel(first_fuel)  # type: ignore[arg-type]
-            store.set_epoch_deadline(_ticks(first_timeout))  # type: ignore[arg-type]
-            _run_state.next_phase = (fuel, timeout_ms) if phased else None
+            store.set_limits(memory_size=limits.memory_mb * MIB)
+            store.set_fuel(first_fuel)
+            store.set_epoch_deadline(_ticks(first_timeout))
+            _run_state.next_phase = (fuel, timeout_ms) if audit_budget is not None else None
             _run_state.first_phase_fuel = first_fuel
             _run_state.audit_fuel_used = None
             _run_state.exit_code = None
             _run_state.deadline_hit = False
             _run_state.stdin = memoryview(payload)
             _run_state.stdin_offset = 0
-            _run_state.deadline = time.monotonic() + first_timeout / 1000  # type: ignore[operator]
+            _run_state.deadline = time.monotonic() + first_timeout / 1000
             _run_state.outputs = (stdout, stderr)
             _run_state.closed = set()
             if self._pre is None:
-                raise wasmtime.WasmtimeError("the engine was released (interpreter exit)")
+                raise wasmtime.WasmtimeError("the runtime was released (sandbox closed or "
+                                             "interpreter exiting)")
             instance = self._pre.instantiate(store)
             exports = instance.exports(store)
             exported_memory = exports["memory"]
@@ -539,7 +558,7 @@ class GuestProgram:
                 entry(store)
                 outcome.exit_code = 0
             except wasmtime.Trap as trap:
-                _classify_trap(outcome, trap)
+                classify_trap(outcome, trap)
             except wasmtime.WasmtimeError as error:
                 outcome.trap = "crash"
                 outcome.trap_detail = str(error).splitlines()[0][:300]
@@ -559,7 +578,7 @@ class GuestProgram:
             try:
                 audit_used = _run_state.audit_fuel_used
                 if audit_used is None:  # still in the first phase
-                    outcome.fuel_consumed = _run_state.first_phase_fuel - store.get_fuel()
+                    outcome.fuel_consumed = first_fuel - store.get_fuel()
                 else:
                     outcome.fuel_consumed = audit_used + fuel - store.get_fuel()
                 if memory is not None:
@@ -572,13 +591,14 @@ class GuestProgram:
         outcome.stderr_text, outcome.stderr_truncated = stderr.text()
         outcome.stdout_bytes, outcome.stderr_bytes = stdout.total, stderr.total
         outcome.error_record = stderr.error_record
-        outcome.preamble, outcome.preamble_too_large = stdout.preamble, stdout.preamble_too_large
-        if stdout.preamble_at is not None:
-            outcome.preamble_ms = (stdout.preamble_at - started) * 1000
+        outcome.audit_answer = stdout.audit_answer
+        outcome.answer_too_large = stdout.answer_too_large
+        if stdout.answer_at is not None:
+            outcome.audit_answer_ms = (stdout.answer_at - started) * 1000
         return outcome
 
 
-def _classify_trap(outcome: GuestOutcome, trap: wasmtime.Trap) -> None:
+def classify_trap(outcome: GuestOutcome, trap: wasmtime.Trap) -> None:
     code = trap.trap_code
     if code == wasmtime.TrapCode.INTERRUPT:
         outcome.trap = "deadline"

@@ -1,27 +1,23 @@
-"""Locating and verifying runtimes, the process-wide Engine, and the compile cache.
+"""The runtime artefacts: where the pinned runtimes and their derived builds live, their
+hashes (checked before anything is loaded), and the guest bootstrap a snapshot bakes in.
 
-Nothing here runs guest code; `_wasm` does that with what this module prepares.
+Nothing here compiles or runs anything; `_engine` compiles what this module has verified.
 """
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import functools
-import gc
 import hashlib
 import json
 import os
 import tempfile
 import threading
 import warnings
-import weakref
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Literal, Protocol
-
-import wasmtime
+from typing import Literal
 
 from ._errors import RuntimeIntegrityError, RuntimeNotFoundError
 
@@ -29,15 +25,11 @@ RuntimeKind = Literal["plain", "snapshot"]
 
 PYTHON_WASM_NAME = "python.wasm"
 PYTHON_WASM_SHA256 = "e5dc5a398b07b54ea8fdb503bf68fb583d533f10ec3f930963e02b9505f7a763"
-PYTHON_WASM_SIZE = 26_267_204
 PYTHON_VERSION = "3.12.0"
 QUICKJS_WASM_NAME = "quickjs.wasm"
 QUICKJS_WASM_SHA256 = "f9742952f9989b1558c4a79bedfb351d6ca33ff22a41e886517cae5196e6d783"
 QUICKJS_VERSION = "0.11.0"
 MANIFEST_NAME = "manifest.json"
-
-#: How often the epoch advances; deadlines are whole ticks, so this is their resolution.
-EPOCH_TICK_SECONDS = 0.01
 
 _FETCH_HINT = "run scripts/fetch_runtime.sh (or set SANDBOX_WASM_RUNTIME_DIR)"
 
@@ -113,7 +105,7 @@ def file_sha256(path: Path) -> str:
         record[key] = value
         record = dict(list(record.items())[-64:])  # bounded: old entries are only a speed-up
         with contextlib.suppress(OSError):
-            _write_atomically(cache_dir() / _HASH_RECORD, json.dumps(record).encode())
+            write_atomically(cache_dir() / _HASH_RECORD, json.dumps(record).encode())
     return value
 
 
@@ -129,101 +121,7 @@ def verify_runtime_file(path: Path, expected_sha256: str) -> None:
         )
 
 
-class _Releasable(Protocol):
-    def release(self) -> None: ...
-
-
-class _EpochTicker:
-    """Advances the engine's epoch every tick so that epoch deadlines fire.
-
-    One daemon thread per Engine; stopped at interpreter exit before the Engine is released.
-    """
-
-    def __init__(self, engine: wasmtime.Engine) -> None:
-        self._engine = engine
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="sandbox-wasm-epoch", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        while not self._stop.wait(EPOCH_TICK_SECONDS):
-            self._engine.increment_epoch()
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=1)
-
-
-@dataclass(frozen=True)
-class EngineFlags:
-    """Engine configuration; part of the compile-cache key (a serialised module only loads
-    into an Engine built with the same flags)."""
-
-    consume_fuel: bool = True
-    epoch_interruption: bool = True
-
-    def key(self) -> str:
-        return f"fuel={int(self.consume_fuel)},epoch={int(self.epoch_interruption)}"
-
-
-class EngineHost:
-    """The process-wide Engine, its epoch ticker and the modules compiled for it."""
-
-    def __init__(self, flags: EngineFlags | None = None) -> None:
-        self.flags = flags or EngineFlags()
-        config = wasmtime.Config()
-        config.consume_fuel = self.flags.consume_fuel
-        config.epoch_interruption = self.flags.epoch_interruption
-        # max_wasm_stack is deliberately left at its default: raising it above the async
-        # stack size aborts the host process inside wasmtime.
-        self.engine = wasmtime.Engine(config)
-        self.ticker = _EpochTicker(self.engine)
-        self._modules: dict[str, wasmtime.Module] = {}
-        self._lock = threading.Lock()
-        self._dependents: weakref.WeakSet[_Releasable] = weakref.WeakSet()
-
-    def register(self, dependent: _Releasable) -> None:
-        """Remember an object holding wasmtime state for this engine, to release at exit."""
-        self._dependents.add(dependent)
-
-    def module(self, path: Path, sha256: str) -> tuple[wasmtime.Module, bool]:
-        """The compiled module for a verified runtime file, from memory, the on-disk cache or
-        a fresh compile (then cached). Returns (module, compiled_now)."""
-        with self._lock:
-            known = self._modules.get(sha256)
-            if known is not None:
-                return known, False
-            module, compiled = self._load_or_compile(path, sha256)
-            self._modules[sha256] = module
-            return module, compiled
-
-    def _cache_path(self, sha256: str) -> Path:
-        key = hashlib.sha256(
-            f"{sha256}|wasmtime={wasmtime_version()}|{self.flags.key()}".encode()
-        ).hexdigest()[:32]
-        return cache_dir() / f"module-{key}.cwasm"
-
-    def _load_or_compile(self, path: Path, sha256: str) -> tuple[wasmtime.Module, bool]:
-        cached = self._cache_path(sha256)
-        if cached.is_file():
-            try:
-                return wasmtime.Module.deserialize_file(self.engine, str(cached)), False
-            except wasmtime.WasmtimeError:
-                pass  # stale or corrupt entry: compile again and replace it
-        module = wasmtime.Module.from_file(self.engine, str(path))
-        # A read-only cache only costs the next process a compile.
-        with contextlib.suppress(OSError):
-            _write_atomically(cached, bytes(module.serialize()))
-        return module, True
-
-    def close(self) -> None:
-        self.ticker.stop()
-        for dependent in list(self._dependents):
-            dependent.release()
-        self._modules.clear()
-
-
-def _write_atomically(target: Path, data: bytes) -> None:
+def write_atomically(target: Path, data: bytes) -> None:
     """Write via a temp file and rename, so racing processes never see a partial file."""
     target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     fd, tmp = tempfile.mkstemp(prefix=target.name, suffix=".tmp", dir=target.parent)
@@ -235,31 +133,6 @@ def _write_atomically(target: Path, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-
-
-_host: EngineHost | None = None
-_host_lock = threading.Lock()
-
-
-def engine_host() -> EngineHost:
-    """The process-wide EngineHost, created on first use."""
-    global _host
-    with _host_lock:
-        if _host is None:
-            _host = EngineHost()
-        return _host
-
-
-@atexit.register
-def _release_engine() -> None:
-    # Releasing modules and the Engine before interpreter shutdown avoids a Rust
-    # "panic in a function that cannot unwind" printed by wasmtime's worker threads.
-    global _host
-    with _host_lock:
-        if _host is not None:
-            _host.close()
-            _host = None
-    gc.collect()
 
 
 @dataclass(frozen=True)
@@ -276,7 +149,20 @@ class RuntimeFile:
 
 
 PYTHON_VARIANTS = ("snapshot", "bigstack", "plain")
-BOOT_FILE = Path(__file__).resolve().parent / "_guest_boot.py"
+#: The guest bootstrap (`_guest.py`): run by the plain runtimes on every execution, baked
+#: into a snapshot at build time. The build script and the tests take it from here.
+GUEST_FILE = Path(__file__).resolve().parent / "_guest.py"
+
+
+@functools.cache
+def guest_source() -> str:
+    """The guest bootstrap's source text."""
+    return GUEST_FILE.read_text("utf-8")
+
+
+def guest_sha256() -> str:
+    """SHA-256 of the guest bootstrap (recorded in a snapshot's build manifest)."""
+    return hashlib.sha256(guest_source().encode("utf-8")).hexdigest()
 
 
 def read_manifest(directory: Path) -> dict[str, object]:
@@ -306,13 +192,11 @@ def _derived_runtime(directory: Path, variant: str) -> RuntimeFile:
         raise RuntimeIntegrityError(
             f"{directory / MANIFEST_NAME} was built from another input; {_FETCH_HINT}"
         )
-    if variant == "snapshot":
-        boot_sha256 = hashlib.sha256(BOOT_FILE.read_bytes()).hexdigest()
-        if manifest.get("guest_boot_sha256") != boot_sha256:
-            raise RuntimeIntegrityError(
-                "the snapshot was built from another version of the guest bootstrap; "
-                f"{_FETCH_HINT} to rebuild it"
-            )
+    if variant == "snapshot" and manifest.get("guest_boot_sha256") != guest_sha256():
+        raise RuntimeIntegrityError(
+            "the snapshot was built from another version of the guest bootstrap; "
+            f"{_FETCH_HINT} to rebuild it"
+        )
     path = directory / str(entry.get("file", ""))
     sha256 = str(entry.get("sha256", ""))
     verify_runtime_file(path, sha256)

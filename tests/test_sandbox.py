@@ -8,7 +8,7 @@ import time
 import pytest
 
 import sandbox_wasm as sw
-from sandbox_wasm._executor import extract_result_json
+from sandbox_wasm._outcome import extract_result_json
 
 
 def test_succeeded(sandbox: sw.Sandbox) -> None:
@@ -296,3 +296,34 @@ def test_in_memory_filesystem_keeps_nothing(open_sandbox: sw.Sandbox) -> None:
     assert first.status == "succeeded"
     second = open_sandbox.execute(f"import os\nprint([os.path.exists(p) for p in {paths!r}])")
     assert second.stdout == "[False, False, False]\n"
+
+
+def test_sandbox_closes_deterministically() -> None:
+    with sw.Sandbox() as box:
+        assert box.execute("print('inside')").stdout == "inside\n"
+        program = box._program("python")
+    assert box.closed
+    with pytest.raises(sw.SandboxClosedError):
+        box.execute("print(1)")
+    with pytest.raises(sw.SandboxClosedError):
+        box.audit("x = 1")
+    box.close()  # idempotent
+    # What the closed sandbox held is released: a run on it is a host error, not a hang.
+    assert program.run(b"", sw.Limits()).host_error is not None
+    # The process-wide sandbox behind sw.execute() is not affected.
+    assert sw.execute("print('still here')").stdout == "still here\n"
+
+
+@pytest.mark.parametrize(("call", "field"), [
+    pytest.param(lambda: sw.execute("print(1)", limits={"timeout_ms": 0}), "limits.timeout_ms",
+                 id="limit"),
+    pytest.param(lambda: sw.execute("print(1)", memory_mb=4), "limits.memory_mb", id="memory"),
+    pytest.param(lambda: sw.execute("print(1)", language="ruby"), "language", id="language"),
+    pytest.param(lambda: sw.execute("print(1)\x00"), "source", id="null-byte"),
+    pytest.param(lambda: sw.execute("#" * 40_000), "source", id="too-large"),
+    pytest.param(lambda: sw.execute("print(1)", profile="slow"), "profile", id="profile"),
+])
+def test_invalid_requests_name_their_field(call: object, field: str) -> None:
+    with pytest.raises(sw.InvalidRequestError) as caught:
+        call()  # type: ignore[operator]
+    assert caught.value.field == field

@@ -11,8 +11,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from ._audit import REPORT_ONLY_POLICY, STRICT_POLICY
-from ._batch import (
+from .._errors import SandboxError
+from .._json import loads_strict_json
+from .._policy import REPORT_ONLY_POLICY, STRICT_POLICY
+from ..batch import (
     BatchResult,
     InvalidRequest,
     default_workers,
@@ -21,14 +23,18 @@ from ._batch import (
     run_prepared,
     shutdown_ray,
 )
-from ._cli_common import OneLineParser, UsageError, open_input
-from ._errors import InvalidRequestError, SandboxError
-from ._executor import loads_strict_json, resolve_limits
+from ._common import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_RUNTIME,
+    OneLineParser,
+    UsageError,
+    add_limit_args,
+    limits_from_args,
+    open_input,
+    report_failure,
+)
 
-EXIT_OK = 0
-EXIT_USAGE = 2
-EXIT_RUNTIME = 70
-EXIT_INTERRUPTED = 130
 PROG = "wasm-exec batch"
 # How many invalid lines the summary quotes (all of them are in the output file).
 QUOTED_INVALID_LINES = 5
@@ -65,12 +71,7 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ray-address", metavar="ADDR",
                         help="Ray cluster to use (default: the one ray.init() finds or "
                         "starts locally); needs --backend ray")
-    parser.add_argument("--profile", choices=("fast_1s", "standard_5s", "extended_30s"),
-                        help="timeout profile for lines that set no timeout_ms")
-    parser.add_argument("--timeout-ms", type=int, help="default wall-clock deadline (ms)")
-    parser.add_argument("--memory-mb", type=int, help="default memory cap (MiB)")
-    parser.add_argument("--report-only", action="store_true",
-                        help="list audit findings but run the code anyway")
+    add_limit_args(parser, all_limits=False, scope="(default for lines that set none)")
     parser.add_argument("--no-progress", action="store_true",
                         help="no progress bar (there is none when stderr is not a terminal)")
     return parser
@@ -235,11 +236,7 @@ def _run(args: argparse.Namespace) -> int:
             raise UsageError(
                 "--backend ray needs Ray: pip install 'sandbox-wasm[ray]'"
             ) from None
-    try:
-        limits = resolve_limits(profile=args.profile, timeout_ms=args.timeout_ms,
-                                memory_mb=args.memory_mb)
-    except InvalidRequestError as exc:
-        raise UsageError(str(exc)) from None
+    limits = limits_from_args(args)
     defaults = limits.model_dump(exclude_unset=True)
     policy = REPORT_ONLY_POLICY if args.report_only else STRICT_POLICY
 
@@ -288,15 +285,8 @@ def main(argv: Sequence[str]) -> int:
     """Entry point of `wasm-exec batch`; returns the exit status."""
     try:
         return _run(_build_parser().parse_args(list(argv)))
-    except UsageError as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except SandboxError as exc:
-        print(f"{PROG}: runtime error: {exc}", file=sys.stderr)
-        return EXIT_RUNTIME
     except ConnectionError as exc:
         print(f"{PROG}: cannot reach the Ray cluster: {exc}", file=sys.stderr)
         return EXIT_RUNTIME
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    except (UsageError, SandboxError, KeyboardInterrupt) as exc:
+        return report_failure(PROG, exc)

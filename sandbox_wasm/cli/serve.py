@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import sys
+from collections.abc import Sequence
 
 from pydantic import ValidationError
 
-from .._cli_common import OneLineParser, UsageError
-from .._executor import Sandbox
-from ._settings import ENV_VARS, GatewaySettings, settings_from_env
+from .._sandbox import Sandbox
+from ..server._settings import ENV_VARS, GatewaySettings, settings_from_env
+from ._common import EXIT_OK, OneLineParser, UsageError, report_failure
 
 # uvicorn waits this long for in-flight requests on shutdown: the longest execution
 # (30 s) plus a margin, so a deploy does not cut a running request short.
@@ -57,17 +57,16 @@ def _settings(argv: list[str]) -> GatewaySettings:
         ) from None
 
 
-def main(argv: list[str]) -> int:
+def main(argv: Sequence[str]) -> int:
     """Entry point of `wasm-exec serve`; returns the exit status."""
     try:
-        settings = _settings(argv)
+        settings = _settings(list(argv))
     except UsageError as exc:
-        print(f"wasm-exec serve: error: {exc}", file=sys.stderr)
-        return 2
+        return report_failure("wasm-exec serve", exc)
 
     import uvicorn
 
-    from ._http import create_app
+    from ..server import create_app
 
     sandbox = Sandbox()
     # Fail now, with the library's message, if the runtime is missing or tampered with.
@@ -79,4 +78,4 @@ def main(argv: list[str]) -> int:
         log_level=settings.log_level,
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
     )
-    return 0
+    return EXIT_OK

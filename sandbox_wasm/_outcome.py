@@ -1,0 +1,349 @@
+"""From what happened in the guest to the result the caller gets: the audit's answer judged,
+the outcome classified into a status, output and `result_json` checked, metrics reported.
+
+The statuses the host decides come from what wasmtime reports, never from what the guest
+says: `timeout` from the epoch trap or a host call that outlived the deadline,
+`fuel_exhausted` from the fuel trap, `memory_exceeded` from the size of linear memory at an
+abnormal stop, `internal_error` from the host's own failures.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+from pydantic import BaseModel
+
+from . import _javascript as javascript
+from ._artifacts import RuntimeFile, wasmtime_version
+from ._audit import build_report, parse_audit_answer
+from ._guest import MAX_ERROR_MESSAGE_CHARS, MAX_ERROR_TYPE_CHARS
+from ._guest_program import GuestOutcome
+from ._json import clean_json_value, clean_text, loads_strict_json
+from ._models import (
+    MIB,
+    STATUS_EXIT_CODES,
+    AuditSummary,
+    EffectiveLimits,
+    ErrorInfo,
+    ExecutionResult,
+    Language,
+    Limits,
+    Metrics,
+    RuntimeInfo,
+    Status,
+)
+from ._policy import AuditPolicy
+from ._request import audit_budget
+
+#: A guest that stops abnormally (not a caught MemoryError) with less than this left under
+#: its memory cap is taken to have died of the cap: CPython aborts when a small allocation
+#: fails where it cannot raise MemoryError.
+MEMORY_CAP_HEADROOM = 2 * MIB
+
+
+def runtime_info(runtime: RuntimeFile) -> RuntimeInfo:
+    """The public description of a runtime."""
+    return RuntimeInfo(
+        name=runtime.name, version=runtime.version, sha256=runtime.sha256,
+        wasmtime=wasmtime_version(),
+    )
+
+
+class ResultBuilder:
+    """The result of one execution, built as the pipeline advances: the audit summary and
+    syntax flag first, the guest's outcome and metrics last."""
+
+    def __init__(self, language: Language, limits: Limits, runtime: RuntimeFile) -> None:
+        self.execution_id = uuid.uuid4().hex
+        self.language = language
+        self.limits = EffectiveLimits.of(limits)
+        self.runtime = runtime_info(runtime)
+        self.stack_bytes = runtime.stack_bytes
+        self.metrics = Metrics()
+        self.audit = AuditSummary(safety_verdict="safe", policy="none")
+        self.syntax_valid = True
+
+    # -- Python: one instance audits, then runs ----------------------------------------
+    def from_python_run(self, outcome: GuestOutcome, policy: AuditPolicy) -> ExecutionResult:
+        """The result of an exec run: the guest's audit answer judged with `policy` (the
+        same function the guest used), then the user code's outcome if it ran."""
+        answer = parse_audit_answer(None if outcome.answer_too_large else outcome.audit_answer)
+        if answer is None:
+            return self._without_audit_answer(outcome)
+        if answer.get("audit_error") == "memory":
+            self.take_metrics(outcome, user_code_only=False)
+            error = ErrorInfo(
+                type="MemoryLimitExceeded",
+                message="auditing this source needs more than the "
+                f"{self.limits.memory_mb} MiB memory cap",
+            )
+            return self.finish("memory_exceeded", error=error)
+        if outcome.audit_answer_ms is not None:
+            # The user's deadline starts at the audit's answer: report the two apart.
+            self.metrics.audit_time_ms = round(outcome.audit_answer_ms, 3)
+        report = build_report(policy, answer)
+        self.audit = AuditSummary(
+            safety_verdict=report.safety_verdict,
+            flagged_calls=report.flagged_calls,
+            policy=report.policy,
+        )
+        self.syntax_valid = report.syntax_valid
+        if not report.syntax_valid:
+            error = ErrorInfo(type="SyntaxError", message=report.syntax_error or "invalid syntax")
+            return self.finish("syntax_error", error=error)
+        ran = answer.get("ran") is True
+        if ran == (report.safety_verdict == "blocked"):
+            # Host and guest disagree about the same facts: trust neither; show nothing.
+            error = ErrorInfo(type="InternalError", message="audit decision mismatch")
+            return self.finish("internal_error", error=error)
+        if not ran:
+            first = report.flagged_calls[0]
+            more = len(report.flagged_calls) - 1
+            message = f"blocked by policy '{policy.name}': {first.reason} (line {first.line})"
+            if more:
+                message += f" and {more} more finding{'s' if more > 1 else ''}"
+            return self.finish("blocked", error=ErrorInfo(type="SecurityViolation",
+                                                          message=message))
+        return self.from_outcome(outcome)
+
+    def _without_audit_answer(self, outcome: GuestOutcome) -> ExecutionResult:
+        """The guest ended before its audit answer: the deadline, fuel or memory ran out
+        while parsing, the parser exhausted the C stack, or the answer was unusable. No user
+        code ran."""
+        self.take_metrics(outcome)
+        status, _, error = classify(outcome, self.limits, self.stack_bytes)
+        if status in ("timeout", "fuel_exhausted"):
+            return self.finish(status, error=audit_budget_error(status, self.limits.memory_mb))
+        if status in ("memory_exceeded", "internal_error"):
+            return self.finish(status, error=error)
+        if outcome.trap in ("c_stack_overflow", "stack_overflow", "memory_out_of_bounds"):
+            # The parser overflowed its stack (or crashed on the source): it cannot compile.
+            self.syntax_valid = False
+            message = "source too complex to parse"
+            if outcome.trap == "memory_out_of_bounds":
+                message += f" (the parser accessed memory out of bounds {outcome.trap_detail})"
+            return self.finish("syntax_error", error=ErrorInfo(type="SyntaxError",
+                                                               message=message))
+        message = "the audit answer was too large" if outcome.answer_too_large else (
+            "the guest ended without an audit answer"
+        )
+        return self.finish("internal_error", error=ErrorInfo(type="InternalError",
+                                                             message=message))
+
+    # -- JavaScript: a syntax check, then the run ----------------------------------------
+    def from_javascript_check(self, check: GuestOutcome) -> ExecutionResult | None:
+        """The result when the syntax check refuses the source (or could not finish); None
+        when the source compiles and should run."""
+        self.audit = AuditSummary(safety_verdict="safe", policy="none")
+        self.metrics.audit_time_ms = round(check.elapsed_ms, 3)
+        if check.host_error is not None:
+            return self.finish("internal_error",
+                               error=ErrorInfo(type="InternalError", message=check.host_error))
+        try:
+            syntax_error = javascript.syntax_error_from_check(check.stdout)
+        except ValueError:
+            # No answer: the check ran out of its budget or memory, or the parser overflowed.
+            if check.trap in ("deadline", "fuel"):
+                status: Status = "timeout" if check.trap == "deadline" else "fuel_exhausted"
+                return self.finish(status, error=audit_budget_error(status,
+                                                                    self.limits.memory_mb))
+            if self.limits.memory_mb * MIB - check.peak_memory_bytes < MEMORY_CAP_HEADROOM:
+                error = ErrorInfo(
+                    type="MemoryLimitExceeded",
+                    message="checking the syntax of this source needs more than the "
+                    f"{self.limits.memory_mb} MiB memory cap",
+                )
+                return self.finish("memory_exceeded", error=error)
+            syntax_error = "source too complex to parse"
+        if syntax_error is None:
+            return None
+        self.syntax_valid = False
+        return self.finish("syntax_error", error=ErrorInfo(type="SyntaxError",
+                                                           message=syntax_error))
+
+    # -- any run ---------------------------------------------------------------------------
+    def from_outcome(self, outcome: GuestOutcome) -> ExecutionResult:
+        """The result of a run of the user's code."""
+        self.take_metrics(outcome)
+        status, exit_code, error = classify(outcome, self.limits, self.stack_bytes)
+        if status == "failed" and self.language == "javascript" and exit_code is not None:
+            error = javascript.error_from_stderr(outcome.stderr, exit_code)
+        return self.finish(status, exit_code=exit_code, error=error, outcome=outcome)
+
+    def take_metrics(self, outcome: GuestOutcome, *, user_code_only: bool = True) -> None:
+        metrics = self.metrics
+        elapsed = outcome.user_code_ms if user_code_only else outcome.elapsed_ms
+        metrics.execution_time_ms = round(elapsed, 3)
+        metrics.fuel_consumed = outcome.fuel_consumed
+        metrics.peak_memory_bytes = outcome.peak_memory_bytes
+        metrics.stdout_bytes = outcome.stdout_bytes
+        metrics.stderr_bytes = outcome.stderr_bytes
+
+    def finish(
+        self,
+        status: Status,
+        *,
+        exit_code: int | None = None,
+        error: ErrorInfo | None = None,
+        outcome: GuestOutcome | None = None,
+    ) -> ExecutionResult:
+        stdout = stderr = ""
+        stdout_truncated = stderr_truncated = False
+        result_json: object | None = None
+        result_json_error: str | None = None
+        if outcome is not None:
+            stdout, stderr = outcome.stdout_text, outcome.stderr_text
+            stdout_truncated, stderr_truncated = outcome.stdout_truncated, outcome.stderr_truncated
+            result_json, result_json_error = extract_result_json_checked(stdout)
+        return ExecutionResult(
+            execution_id=self.execution_id,
+            language=self.language,
+            status=status,
+            exit_code=STATUS_EXIT_CODES[status] if exit_code is None else exit_code,
+            syntax_valid=self.syntax_valid,
+            stdout=stdout,
+            stderr=stderr,
+            stdout_truncated=stdout_truncated,
+            stderr_truncated=stderr_truncated,
+            result_json=result_json,
+            result_json_error=result_json_error,
+            audit=self.audit,
+            error=error,
+            limits=self.limits,
+            metrics=self.metrics,
+            runtime=self.runtime,
+        )
+
+
+def audit_budget_error(status: Status, memory_mb: int) -> ErrorInfo:
+    """The error of an audit (or syntax check) that ran out of its own budget, not the user's."""
+    budget = audit_budget(memory_mb)
+    if status == "timeout":
+        return ErrorInfo(type="TimeoutError", message="auditing the source exceeded the "
+                         f"audit's budget of {budget.timeout_ms} ms")
+    return ErrorInfo(type="FuelExhausted", message="auditing the source exceeded the "
+                     f"audit's budget of {budget.effective_fuel} fuel")
+
+
+def classify(
+    outcome: GuestOutcome, limits: EffectiveLimits, stack_bytes: int = 0
+) -> tuple[Status, int | None, ErrorInfo | None]:
+    """Translate a guest outcome into (status, exit code, error). `stack_bytes` is the C
+    stack region the runtime grows at entry (part of the memory size once grown)."""
+    if outcome.host_error is not None:
+        return "internal_error", None, ErrorInfo(type="InternalError", message=outcome.host_error)
+    if outcome.trap == "deadline":
+        return "timeout", None, ErrorInfo(
+            type="TimeoutError", message=f"execution exceeded the {limits.timeout_ms} ms deadline"
+        )
+    if outcome.trap == "fuel":
+        return "fuel_exhausted", None, ErrorInfo(
+            type="FuelExhausted", message=f"execution used its whole budget of {limits.fuel} fuel"
+        )
+    if outcome.trap in ("c_stack_overflow", "stack_overflow"):
+        return "failed", 1, ErrorInfo(
+            type="RecursionError",
+            message="C stack exhausted (recursion through C code went too deep)",
+        )
+    if outcome.trap == "memory_out_of_bounds":
+        return "failed", 1, ErrorInfo(
+            type="GuestCrash",
+            message=f"the interpreter accessed memory out of bounds ({outcome.trap_detail})",
+        )
+    if outcome.trap == "crash":
+        memory_error = memory_cap_error(outcome, limits.memory_mb, stack_bytes)
+        if memory_error is not None:
+            return "memory_exceeded", None, memory_error
+        return "failed", 1, ErrorInfo(
+            type="GuestCrash", message=f"the interpreter stopped abnormally ({outcome.trap_detail})"
+        )
+    code = (outcome.exit_code or 0) % 256
+    if code == 0:
+        return "succeeded", 0, None
+    return "failed", code, _guest_error(outcome, code)
+
+
+def memory_cap_error(
+    outcome: GuestOutcome, memory_mb: int, stack_bytes: int = 0
+) -> ErrorInfo | None:
+    """Why a guest that stopped abnormally died of its memory cap, or None if it did not:
+    its linear memory (as wasmtime reports it) ended within MEMORY_CAP_HEADROOM of the cap,
+    or the runtime could not even grow its C stack region at entry."""
+    cap = memory_mb * MIB
+    size = outcome.peak_memory_bytes
+    start_needs = outcome.initial_memory_bytes + stack_bytes
+    if stack_bytes and size < start_needs and start_needs > cap:
+        needed = -(-start_needs // MIB) + 2
+        return ErrorInfo(
+            type="MemoryLimitExceeded",
+            message=f"the {memory_mb} MiB memory cap is below what this runtime needs to start "
+            f"(about {needed} MiB)",
+        )
+    if size and cap - size < MEMORY_CAP_HEADROOM:
+        return ErrorInfo(
+            type="MemoryLimitExceeded",
+            message=f"the guest ran out of its {memory_mb} MiB memory cap",
+        )
+    return None
+
+
+def _guest_error(outcome: GuestOutcome, code: int) -> ErrorInfo:
+    if outcome.error_record:
+        try:
+            record = json.loads(outcome.error_record)
+            return ErrorInfo(
+                type=clean_text(str(record["type"]))[:MAX_ERROR_TYPE_CHARS],
+                message=clean_text(str(record["message"]))[:MAX_ERROR_MESSAGE_CHARS],
+            )
+        except (ValueError, KeyError, TypeError, RecursionError):
+            pass
+    return ErrorInfo(type="SystemExit", message=f"the code exited with status {code}")
+
+
+def extract_result_json(stdout: str) -> object | None:
+    """The whole stdout as JSON if it is JSON, else the last non-empty line if it is a JSON
+    object or array, else None. Strict JSON only: NaN and Infinity are not JSON."""
+    text = stdout.strip()
+    if not text:
+        return None
+    try:
+        return clean_json_value(loads_strict_json(text))
+    except (ValueError, RecursionError):
+        pass
+    for line in reversed(text.splitlines()):
+        line = line.strip()
+        if not line:
+            continue
+        if line[0] in "[{":
+            try:
+                return clean_json_value(loads_strict_json(line))
+            except (ValueError, RecursionError):
+                return None
+        return None
+    return None
+
+
+class _ResultJsonProbe(BaseModel):
+    """`result_json` at the depth it has in ExecutionResult, to try it before using it."""
+
+    result_json: object | None = None
+
+
+def extract_result_json_checked(stdout: str) -> tuple[object | None, str | None]:
+    """`extract_result_json`, kept only if it survives the result model's JSON encoder and
+    parser unchanged (pydantic-core bounds nesting in both): (value, None), or (None, why)."""
+    value = extract_result_json(stdout)
+    if value is None or isinstance(value, (str, bool)):
+        return value, None
+    try:
+        encoded = _ResultJsonProbe(result_json=value).model_dump_json()
+        same = _ResultJsonProbe.model_validate_json(encoded).result_json == value
+    except (ValueError, RecursionError):  # pydantic's errors are ValueErrors
+        same = False
+    if not same:
+        return None, (
+            "stdout is JSON, but not representable in the result (nested too deeply or too "
+            "large a number)"
+        )
+    return value, None

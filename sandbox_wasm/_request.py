@@ -1,0 +1,125 @@
+"""Request validation: the source, the language and the limits of one execution, checked
+before anything runs. Every refusal is an `InvalidRequestError` naming its field."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pydantic import ValidationError
+
+from ._errors import InvalidRequestError, SourceTooLargeError
+from ._models import MIB, TIMEOUT_PROFILES, Language, Limits, TimeoutProfile
+
+LANGUAGES: tuple[Language, ...] = ("python", "javascript")
+
+# The audit parses hostile source; it gets its own fixed budget (deadline and fuel, within
+# the same instance as the run) so that a parser-stressing input is cut off like any other
+# guest, and the caller's limits apply to the caller's code only. Its memory cap is always
+# the request's: no phase of a request may use more memory than the request allows.
+AUDIT_TIMEOUT_MS = 10_000
+
+
+def audit_budget(memory_mb: int) -> Limits:
+    """The audit's fixed deadline and fuel, under the request's memory cap."""
+    return Limits(timeout_ms=AUDIT_TIMEOUT_MS, memory_mb=memory_mb, max_stdout_bytes=MIB)
+
+
+def coerce_source(code: str | bytes, max_bytes: int) -> str:
+    """Validate source text: UTF-8, no null bytes, within the size limit."""
+    if isinstance(code, (bytes, bytearray, memoryview)):
+        raw = bytes(code)
+        if len(raw) > max_bytes:
+            raise SourceTooLargeError(
+                f"source is {len(raw)} bytes, over the limit of {max_bytes} bytes"
+            )
+        try:
+            code = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InvalidRequestError(
+                f"source is not valid UTF-8 (byte {exc.start}: {exc.reason})", field="source"
+            ) from None
+    if not isinstance(code, str):
+        raise InvalidRequestError(
+            f"source must be str or bytes, not {type(code).__name__}", field="source"
+        )
+    try:
+        size = len(code.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise InvalidRequestError(
+            "source is not valid UTF-8 text (lone surrogate)", field="source"
+        ) from None
+    if size > max_bytes:
+        raise SourceTooLargeError(f"source is {size} bytes, over the limit of {max_bytes} bytes")
+    if "\x00" in code:
+        raise InvalidRequestError("source contains a null byte", field="source")
+    return code
+
+
+def check_language(language: object) -> Language:
+    """`language` if it is one this library runs."""
+    if language not in LANGUAGES:
+        raise InvalidRequestError(
+            f"unsupported language {language!r} (expected 'python' or 'javascript')",
+            field="language",
+        )
+    return language  # type: ignore[return-value]
+
+
+def resolve_limits(
+    limits: Limits | Mapping[str, object] | None = None,
+    *,
+    profile: TimeoutProfile | str | None = None,
+    timeout_ms: int | None = None,
+    memory_mb: int | None = None,
+) -> Limits:
+    """Merge a profile, a Limits object/dict and keyword overrides (keywords win)."""
+    values: dict[str, object] = {}
+    if profile is not None:
+        if profile not in TIMEOUT_PROFILES:
+            raise InvalidRequestError(
+                f"unknown timeout profile {profile!r} "
+                f"(expected {', '.join(TIMEOUT_PROFILES)})",
+                field="profile",
+            )
+        values["timeout_ms"] = TIMEOUT_PROFILES[profile]
+    if isinstance(limits, Limits):
+        values.update(limits.model_dump(exclude_unset=True))
+    elif isinstance(limits, Mapping):
+        values.update(limits)
+    elif limits is not None:
+        raise InvalidRequestError("limits must be a Limits object or a dict", field="limits")
+    if timeout_ms is not None:
+        values["timeout_ms"] = timeout_ms
+    if memory_mb is not None:
+        values["memory_mb"] = memory_mb
+    return validate_limits(values)
+
+
+def validate_limits(values: Limits | Mapping[str, object]) -> Limits:
+    """`Limits` from a mapping of its fields, or InvalidRequestError naming the first bad
+    field ("limits.timeout_ms")."""
+    if isinstance(values, Limits):
+        return values
+    try:
+        return Limits.model_validate(values)
+    except ValidationError as exc:
+        raise InvalidRequestError(
+            "invalid limits: " + describe_validation_error(exc),
+            field=first_error_field(exc, "limits"),
+        ) from None
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    """A one-line account of what pydantic rejected, field by field."""
+    parts = []
+    for error in exc.errors():
+        where = ".".join(str(p) for p in error.get("loc", ())) or "request"
+        parts.append(f"{where}: {error.get('msg', 'invalid')}")
+    return "; ".join(parts)
+
+
+def first_error_field(exc: ValidationError, prefix: str = "") -> str:
+    """The dotted path of the first field pydantic rejected, under `prefix`."""
+    errors = exc.errors()
+    loc = [str(p) for p in errors[0].get("loc", ())] if errors else []
+    return ".".join([prefix, *loc] if prefix else loc) or prefix or "request"

@@ -1,0 +1,270 @@
+"""The Sandbox: request -> audit -> sandbox run -> result, for Python and JavaScript.
+
+`execute()` reads top to bottom: the request is validated (`_request`), the policy named
+(`_policy`), the guest program run once in a fresh instance that audits and then runs
+(`_guest_program`), and the outcome turned into a result (`_outcome`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from types import TracebackType
+
+from . import _javascript as javascript
+from ._artifacts import (
+    guest_source,
+    javascript_runtime_file,
+    python_runtime_file,
+    runtime_dir,
+)
+from ._audit import build_report, parse_audit_answer
+from ._engine import engine_host
+from ._errors import SandboxClosedError, SandboxError
+from ._guest import MODE_AUDIT, MODE_EXEC
+from ._guest_program import GuestProgram
+from ._models import (
+    AuditReport,
+    ExecutionResult,
+    Language,
+    Limits,
+    RuntimeInfo,
+    TimeoutProfile,
+)
+from ._outcome import ResultBuilder, runtime_info
+from ._policy import STRICT_POLICY, AuditPolicy, policy_line
+from ._request import audit_budget, check_language, coerce_source, resolve_limits
+
+# A plain runtime starts the interpreter and runs the bootstrap on every execution; a
+# snapshot was started (with the same bootstrap) at build time and only needs stdin.
+SNAPSHOT_ARGV = ["python"]
+AUDIT_CACHE_SIZE = 512
+
+
+def _plain_argv() -> list[str]:
+    return ["python", "-I", "-S", "-u", "-c", guest_source()]
+
+
+class Sandbox:
+    """Runs audited code in fresh WebAssembly instances. Thread-safe and reusable: the
+    Engine and compiled runtime are shared, every execution gets a new Store.
+
+    `python_runtime` picks the Python runtime variant: "snapshot", "bigstack", "plain" or
+    "auto" (default, also settable with $SANDBOX_WASM_PYTHON_RUNTIME).
+
+    `close()` (or leaving a `with Sandbox() as box:` block) releases its compiled runtimes
+    and caches at once; later calls raise `SandboxClosedError`. The module-level `execute()`
+    and `audit()` use a process-wide Sandbox that lives until the interpreter exits.
+
+    Example:
+        with Sandbox(limits=Limits(timeout_ms=2_000)) as box:
+            print(box.execute("print(6 * 7)").stdout)
+    """
+
+    def __init__(
+        self,
+        *,
+        policy: AuditPolicy | None = None,
+        limits: Limits | None = None,
+        runtime_directory: Path | str | None = None,
+        python_runtime: str | None = None,
+    ) -> None:
+        self.policy = policy or STRICT_POLICY
+        self.limits = limits or Limits()
+        self._runtime_directory = Path(runtime_directory) if runtime_directory else None
+        self._python_variant = python_runtime
+        self._programs: dict[str, GuestProgram] = {}
+        self._program_lock = threading.Lock()
+        self._audit_cache: OrderedDict[str, dict[str, object]] = OrderedDict()
+        self._audit_lock = threading.Lock()
+        self._closed = False
+
+    # -- lifetime ------------------------------------------------------------------------
+    def close(self) -> None:
+        """Release this sandbox's compiled runtimes and audit cache. Idempotent. Executions
+        already running finish (or report a host error); later calls raise
+        SandboxClosedError."""
+        with self._program_lock:
+            self._closed = True
+            programs, self._programs = list(self._programs.values()), {}
+        for program in programs:
+            program.release()
+        with self._audit_lock:
+            self._audit_cache.clear()
+
+    @property
+    def closed(self) -> bool:
+        """Whether `close()` was called."""
+        return self._closed
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- runtimes ------------------------------------------------------------------------
+    def _program(self, language: Language) -> GuestProgram:
+        program = self._programs.get(language)
+        if program is None:
+            with self._program_lock:
+                if self._closed:
+                    raise SandboxClosedError("this Sandbox is closed")
+                program = self._programs.get(language)
+                if program is None:
+                    directory = self._runtime_directory or runtime_dir()
+                    if language == "javascript":
+                        runtime = javascript_runtime_file(directory)
+                        argv = ["qjs"]
+                    else:
+                        runtime = python_runtime_file(directory, self._python_variant)
+                        argv = SNAPSHOT_ARGV if runtime.kind == "snapshot" else _plain_argv()
+                    program = GuestProgram(engine_host(), runtime, argv)
+                    self._programs[language] = program
+        return program
+
+    def warm_up(self, *languages: Language) -> None:
+        """Load (and if needed compile) runtimes now instead of on the first call."""
+        for language in languages or ("python",):
+            self._program(language)
+
+    @property
+    def runtime_info(self) -> RuntimeInfo:
+        """Which runtime this sandbox runs (loads it if needed)."""
+        return runtime_info(self._program("python").runtime)
+
+    # -- execution -----------------------------------------------------------------------
+    def execute(
+        self,
+        code: str | bytes,
+        *,
+        language: Language = "python",
+        timeout_ms: int | None = None,
+        memory_mb: int | None = None,
+        limits: Limits | dict[str, object] | None = None,
+        profile: TimeoutProfile | str | None = None,
+        policy: AuditPolicy | None = None,
+    ) -> ExecutionResult:
+        """Audit `code`, run it in a fresh instance if allowed, and return the result.
+
+        Raises InvalidRequestError (or SourceTooLargeError) for invalid input and
+        RuntimeNotFoundError / RuntimeIntegrityError when the runtime is unusable; anything
+        the guest does is reported in the result instead.
+        """
+        language = check_language(language)
+        effective = resolve_limits(
+            limits if limits is not None else self.limits,
+            profile=profile, timeout_ms=timeout_ms, memory_mb=memory_mb,
+        )
+        source = coerce_source(code, effective.max_source_bytes)
+        program = self._program(language)
+        result = ResultBuilder(language, effective, program.runtime)
+        if language == "javascript":
+            return self._execute_javascript(program, source, effective, result)
+        # One fresh instance audits and then runs: the guest parses the source, writes its
+        # audit answer before any user code runs, and runs the code only if the policy
+        # (judged by the same function as on the host) allows it.
+        policy = policy or self.policy
+        payload = b"\n".join((MODE_EXEC, policy_line(policy), source.encode("utf-8")))
+        outcome = program.run(payload, effective, audit_budget=audit_budget(effective.memory_mb))
+        return result.from_python_run(outcome, policy)
+
+    def _execute_javascript(
+        self, program: GuestProgram, source: str, limits: Limits, result: ResultBuilder
+    ) -> ExecutionResult:
+        # The syntax check compiles (never runs) the source in an instance of its own, under
+        # the audit's fixed time budget and the request's memory cap.
+        check = program.run(source.encode("utf-8"), audit_budget(limits.memory_mb),
+                            argv=javascript.CHECK_ARGV)
+        refused = result.from_javascript_check(check)
+        if refused is not None:
+            return refused
+        outcome = program.run(b"", limits, argv=javascript.run_argv(source))
+        return result.from_outcome(outcome)
+
+    async def execute_async(self, code: str | bytes, **options: object) -> ExecutionResult:
+        """`execute()` in a worker thread, so the event loop keeps running meanwhile (wasm
+        calls release the GIL)."""
+        return await asyncio.to_thread(self.execute, code, **options)  # type: ignore[arg-type]
+
+    # -- audit only ----------------------------------------------------------------------
+    def audit(self, code: str | bytes, *, policy: AuditPolicy | None = None) -> AuditReport:
+        """Parse `code` with the guest's 3.12 grammar and apply the policy. Runs nothing
+        of `code`; raises InvalidRequestError for unusable input."""
+        source = coerce_source(code, self.limits.max_source_bytes)
+        return build_report(policy or self.policy, self._guest_facts(source))
+
+    def _guest_facts(self, source: str) -> dict[str, object]:
+        key = hashlib.sha256(source.encode("utf-8")).hexdigest()
+        with self._audit_lock:
+            cached = self._audit_cache.get(key)
+            if cached is not None:
+                self._audit_cache.move_to_end(key)
+                return cached
+        answer, cacheable = self._run_audit_guest(source)
+        if not cacheable:
+            return answer
+        with self._audit_lock:
+            self._audit_cache[key] = answer
+            while len(self._audit_cache) > AUDIT_CACHE_SIZE:
+                self._audit_cache.popitem(last=False)
+        return answer
+
+    def _run_audit_guest(self, source: str) -> tuple[dict[str, object], bool]:
+        """The guest's facts about `source`, and whether the answer may be cached."""
+        budget = audit_budget(self.limits.memory_mb)
+        outcome = self._program("python").run(
+            MODE_AUDIT + b"\n" + source.encode("utf-8"), budget, audit_budget=budget
+        )
+        if outcome.host_error is not None:
+            raise SandboxError(f"the audit could not run: {outcome.host_error}")
+        answer = parse_audit_answer(None if outcome.answer_too_large else outcome.audit_answer)
+        if answer is not None:
+            return answer, "audit_error" not in answer
+        # The parser trapped (C stack) or ran out of time: the source is not something the
+        # interpreter could compile either.
+        return {"syntax_error": {"message": "source too complex to parse", "line": 0,
+                                 "col": 0}}, False
+
+
+_default_sandbox: Sandbox | None = None
+_default_lock = threading.Lock()
+
+
+def default_sandbox() -> Sandbox:
+    """The process-wide Sandbox used by the module-level functions."""
+    global _default_sandbox
+    with _default_lock:
+        if _default_sandbox is None or _default_sandbox.closed:
+            _default_sandbox = Sandbox()
+        return _default_sandbox
+
+
+def execute(
+    code: str | bytes,
+    *,
+    language: Language = "python",
+    timeout_ms: int | None = None,
+    memory_mb: int | None = None,
+    limits: Limits | dict[str, object] | None = None,
+    profile: TimeoutProfile | str | None = None,
+    policy: AuditPolicy | None = None,
+) -> ExecutionResult:
+    """Audit and run `code` in a fresh sandbox instance; see `Sandbox.execute`."""
+    return default_sandbox().execute(
+        code, language=language, timeout_ms=timeout_ms, memory_mb=memory_mb,
+        limits=limits, profile=profile, policy=policy,
+    )
+
+
+def audit(code: str | bytes, *, policy: AuditPolicy | None = None) -> AuditReport:
+    """Audit `code` without running it; see `Sandbox.audit`."""
+    return default_sandbox().audit(code, policy=policy)

@@ -1,0 +1,97 @@
+"""`execute_many`: many requests -> results in input order, on local processes or Ray."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, Literal
+
+from .._errors import InvalidRequestError
+from .._models import Limits
+from .._policy import STRICT_POLICY, AuditPolicy
+from .._request import validate_limits
+from ._items import BatchResult, InvalidRequest, Job, RequestLike, prepare
+from ._local import LocalPool
+from ._ray import RayPool, connect_ray, import_ray
+from ._stream import Pool, stream
+
+Backend = Literal["local", "ray"]
+
+def default_workers() -> int:
+    """The number of cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - macOS, Windows
+        return os.cpu_count() or 1
+
+
+def execute_many(
+    requests: Iterable[RequestLike],
+    *,
+    backend: Backend = "local",
+    workers: int | None = None,
+    ray_address: str | None = None,
+    policy: AuditPolicy | None = None,
+    limits: Limits | Mapping[str, Any] | None = None,
+    max_pending: int | None = None,
+) -> Iterator[BatchResult]:
+    """Audit and run many requests in parallel; yield one result per request, in input order.
+
+    `requests` is any iterable (it is read lazily, so a generator over a huge file streams)
+    of `ExecutionRequest`, dicts of the same fields, or code strings (Python, default
+    limits). Each item yields an `ExecutionResult` or, where `execute()` would have raised
+    `InvalidRequestError`, an `InvalidRequest` with `status == "invalid_request"`.
+
+    `backend="local"` runs `workers` worker processes (default: one per core), each with its
+    own warm Sandbox. `backend="ray"` runs Ray tasks (one CPU each; up to twice `workers`
+    submitted at once, default: the cluster's CPUs) on the cluster this process is connected
+    to, else at `ray_address`, else what `ray.init()` finds or starts locally; it needs the
+    `ray` extra, and sandbox-wasm with its runtimes on every node.
+
+    A request whose worker dies is retried once on a fresh worker; if that dies too, the
+    request's result has status `internal_error`. `limits` are the batch's defaults: a
+    field a request sets wins. At most `max_pending` requests (default: 16 per worker,
+    at least 64) are read ahead of the result being yielded.
+
+    Raises InvalidRequestError for invalid arguments, RuntimeNotFoundError or
+    RuntimeIntegrityError when workers cannot load the runtime, and ImportError for
+    `backend="ray"` without Ray. Closing the iterator early stops the workers.
+    """
+    if backend not in ("local", "ray"):
+        raise InvalidRequestError(f"unknown backend {backend!r} (expected 'local' or 'ray')")
+    if workers is not None and (not isinstance(workers, int) or workers < 1):
+        raise InvalidRequestError(f"workers must be a positive integer, not {workers!r}")
+    if max_pending is not None and (not isinstance(max_pending, int) or max_pending < 1):
+        raise InvalidRequestError(f"max_pending must be a positive integer, not {max_pending!r}")
+    if ray_address is not None and backend != "ray":
+        raise InvalidRequestError("ray_address is only used with backend='ray'")
+    base = Limits() if limits is None else validate_limits(limits)
+    defaults = base.model_dump(exclude_unset=True)
+    policy = policy or STRICT_POLICY
+    if backend == "ray":
+        import_ray()
+    items = (prepare(index, item, defaults) for index, item in enumerate(requests))
+    return run_prepared(
+        items, backend=backend, workers=workers, ray_address=ray_address, policy=policy,
+        max_pending=max_pending,
+    )
+
+
+def run_prepared(
+    items: Iterator[Job | InvalidRequest],
+    *,
+    backend: Backend,
+    workers: int | None,
+    ray_address: str | None,
+    policy: AuditPolicy,
+    max_pending: int | None,
+) -> Iterator[BatchResult]:
+    """`execute_many` on already prepared items (the CLI makes its own per-line errors)."""
+    pool: Pool
+    if backend == "ray":
+        ray_pool = RayPool(connect_ray(ray_address), workers, policy)
+        pool, count = ray_pool, ray_pool.workers
+    else:
+        count = workers or default_workers()
+        pool = LocalPool(count, policy)
+    yield from stream(items, pool, max_pending or max(64, 16 * count))

@@ -1,0 +1,68 @@
+"""What a batch worker does with one request, on either backend: run it on a warm Sandbox
+and answer with a typed reply that the driver turns back into the item's result."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from .._errors import InvalidRequestError, SandboxError
+from .._models import ErrorInfo, ExecutionResult, RuntimeInfo
+from .._policy import AuditPolicy
+from .._sandbox import Sandbox
+from ._items import BatchResult, Job, RuntimeBook, internal_error, invalid
+
+
+class WorkerReply(BaseModel):
+    """A worker's answer to one request: its result, or why there is none ("invalid": the
+    request was refused, as `execute()` would have raised; "error": a failure of ours)."""
+
+    kind: Literal["result", "invalid", "error"]
+    result: ExecutionResult | None = None
+    error: ErrorInfo | None = None
+
+
+def run_request(sandbox: Sandbox, payload: Mapping[str, Any]) -> WorkerReply:
+    """Run one request in a worker. Never raises: every failure is in the reply."""
+    try:
+        result = sandbox.execute(
+            payload["code"], language=payload["language"], limits=payload["limits"]
+        )
+    except InvalidRequestError as exc:
+        return WorkerReply(kind="invalid", error=ErrorInfo(type=type(exc).__name__,
+                                                           message=str(exc)))
+    except Exception as exc:  # a bug or a host problem, reported on the item, never raised
+        return WorkerReply(kind="error", error=ErrorInfo(type=type(exc).__name__,
+                                                         message=str(exc)))
+    return WorkerReply(kind="result", result=result)
+
+
+def to_result(job: Job, reply: WorkerReply, runtimes: RuntimeBook) -> BatchResult:
+    """The item's result from its worker's reply."""
+    if reply.kind == "result" and reply.result is not None:
+        return reply.result
+    error = reply.error or ErrorInfo(type="InternalError", message="empty worker reply")
+    if reply.kind == "invalid":
+        return invalid(job.index, error.message, error.type)
+    return internal_error(job, f"{error.type}: {error.message}", runtimes.get(job.language),
+                          kind="InternalError")
+
+
+def runtime_infos(sandbox: Sandbox) -> dict[str, RuntimeInfo]:
+    """The runtime of each language this worker can run, for results the batch has to make
+    up itself (a request whose worker died)."""
+    infos = {"python": sandbox.runtime_info}
+    # No JavaScript runtime here is fine: a JavaScript request will say so itself.
+    with contextlib.suppress(SandboxError):
+        infos["javascript"] = sandbox.execute("0", language="javascript").runtime
+    return infos
+
+
+def new_sandbox(policy_json: str) -> Sandbox:
+    """A warm Sandbox for a worker, with the batch's policy."""
+    sandbox = Sandbox(policy=AuditPolicy.model_validate_json(policy_json))
+    sandbox.warm_up("python")
+    return sandbox

@@ -1,0 +1,65 @@
+"""The `wasm-exec` command line (also `python -m sandbox_wasm`): one module per
+subcommand, each exposing `main(argv) -> int`, dispatched from here.
+
+- `run` (the default): audit and run a file or `-c CODE`
+- `audit`: audit only
+- `batch`: a JSONL file of requests
+- `doctor`: self-test of the limits and the isolation on this host
+- `serve`, `mcp`: the HTTP and MCP gateways (need the `server` extra)
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from ._common import UsageError, report_failure
+
+# Subcommand -> module; imported only when used (the server extras are optional).
+SUBCOMMANDS = {
+    "run": "sandbox_wasm.cli.run",
+    "audit": "sandbox_wasm.cli.audit",
+    "batch": "sandbox_wasm.cli.batch",
+    "doctor": "sandbox_wasm.cli.doctor",
+    "serve": "sandbox_wasm.cli.serve",
+    "mcp": "sandbox_wasm.cli.mcp",
+}
+_NEEDS_SERVER_EXTRA = ("serve", "mcp")
+
+
+def _subcommand(name: str) -> object:
+    try:
+        return importlib.import_module(SUBCOMMANDS[name])
+    except ImportError as exc:
+        if name not in _NEEDS_SERVER_EXTRA or (exc.name or "").startswith("sandbox_wasm"):
+            raise
+        raise UsageError(
+            f"'{name}' needs optional dependencies ({exc.name} missing): "
+            "pip install 'sandbox-wasm[server]'"
+        ) from None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of `wasm-exec`; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    name = argv[0] if argv and argv[0] in SUBCOMMANDS else "run"
+    rest = argv[1:] if argv and argv[0] in SUBCOMMANDS else argv
+    try:
+        module = _subcommand(name)
+        return int(module.main(rest))  # type: ignore[attr-defined]
+    except (Exception, KeyboardInterrupt) as exc:
+        # Subcommands with their own prefix report their errors themselves; what reaches
+        # here is mapped by the one table (and anything it does not know is re-raised).
+        return report_failure("wasm-exec", exc)
+
+
+def run() -> None:
+    """Console-script wrapper around `main`."""
+    code = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Skip interpreter teardown: wasmtime's runtime threads can print a Rust panic while
+    # Python finalises, and nothing is left to clean up that the OS does not reclaim.
+    os._exit(code)

@@ -1,0 +1,88 @@
+"""`wasm-exec [run] SCRIPT | -c CODE`: audit and run one file or snippet."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .._models import ExecutionResult
+from .._policy import REPORT_ONLY_POLICY, STRICT_POLICY
+from .._sandbox import Sandbox
+from ._common import OneLineParser, UsageError, add_limit_args, limits_from_args, open_input
+
+PROG = "wasm-exec"
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(
+        prog=PROG,
+        description="Audit and run untrusted Python in a fresh WebAssembly sandbox.",
+        epilog="Subcommands: 'wasm-exec audit FILE' audits without running; 'serve' (HTTP), "
+        "'mcp' (MCP server), 'doctor' (self-test), 'batch' (JSONL batches). "
+        "Exit status: the code's own status (0 ok, 1 error/blocked/syntax, 124 timeout or "
+        "fuel, 137 memory), 2 usage error, 70 internal or runtime error.",
+    )
+    parser.add_argument("script", nargs="?", help="Python file to run, or - for stdin")
+    parser.add_argument("-c", dest="code", metavar="CODE", help="run CODE instead of a file")
+    parser.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    parser.add_argument(
+        "--language", choices=("python", "javascript"),
+        help="language of the code (default: javascript for .js/.mjs files, else python)",
+    )
+    add_limit_args(parser)
+    return parser
+
+
+def read_source(script: str | None, code: str | None, max_bytes: int) -> bytes:
+    """The source a user gave: -c CODE, a file, or stdin ("-"); at most `max_bytes` + 1
+    bytes are read, so an oversized file is refused without reading it all."""
+    if code is not None:
+        if script is not None:
+            raise UsageError("give either a script or -c CODE, not both")
+        return code.encode("utf-8", "surrogateescape")
+    if script is None:
+        raise UsageError("no script given (use a file, - for stdin, or -c CODE)")
+    handle = open_input(script)
+    try:
+        return handle.read(max_bytes + 1)
+    finally:
+        if handle is not sys.stdin.buffer:
+            handle.close()
+
+
+def _print_result(result: ExecutionResult, as_json: bool) -> None:
+    if as_json:
+        print(result.model_dump_json(indent=2))
+        return
+    sys.stdout.write(result.stdout)
+    sys.stdout.flush()
+    sys.stderr.write(result.stderr)
+    if result.stdout_truncated:
+        sys.stderr.write(f"{PROG}: stdout truncated at {result.limits.max_stdout_bytes} bytes\n")
+    if result.stderr_truncated:
+        sys.stderr.write(f"{PROG}: stderr truncated at {result.limits.max_stderr_bytes} bytes\n")
+    if result.status not in ("succeeded", "failed") and result.error is not None:
+        sys.stderr.write(f"{PROG}: {result.status}: {result.error.message}\n")
+        for finding in result.audit.flagged_calls:
+            sys.stderr.write(
+                f"  line {finding.line}:{finding.col} {finding.kind} {finding.name}: "
+                f"{finding.reason}\n"
+            )
+
+
+def main(argv: Sequence[str]) -> int:
+    """`wasm-exec [run]`; returns the code's exit status (errors propagate to the
+    dispatcher, which maps them)."""
+    args = _parser().parse_args(list(argv))
+    limits = limits_from_args(args)
+    source = read_source(args.script, args.code, limits.max_source_bytes)
+    policy = REPORT_ONLY_POLICY if args.report_only else STRICT_POLICY
+    language = args.language
+    if language is None:
+        is_js = args.script is not None and args.script.endswith((".js", ".mjs"))
+        language = "javascript" if is_js else "python"
+    with Sandbox(policy=policy, limits=limits) as sandbox:
+        result = sandbox.execute(source, language=language)
+    _print_result(result, args.json)
+    return result.exit_code

@@ -1,0 +1,37 @@
+"""The public surface is pinned: `sandbox_wasm.__all__` is exactly what the README's table
+of public names lists, every name in it is importable, and nothing else public is exposed
+(as httpx's tests/test_exported_members.py does)."""
+
+from __future__ import annotations
+
+import re
+import types
+from pathlib import Path
+
+import sandbox_wasm as sw
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def _documented_names() -> set[str]:
+    text = README.read_text("utf-8")
+    table = text.split("The public names", 1)[1].split("\n\n", 2)[1]
+    return set(re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)`", table))
+
+
+def test_all_is_exactly_the_documented_names() -> None:
+    assert set(sw.__all__) == _documented_names()
+    assert len(sw.__all__) == len(set(sw.__all__))
+
+
+def test_every_exported_name_is_importable() -> None:
+    for name in sw.__all__:
+        assert getattr(sw, name) is not None, name
+
+
+def test_nothing_else_public_is_exposed() -> None:
+    public = {
+        name for name, value in vars(sw).items()
+        if not name.startswith("_") and not isinstance(value, types.ModuleType)
+    }
+    assert public == set(sw.__all__) - {"__version__"}
