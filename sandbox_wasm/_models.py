@@ -23,6 +23,10 @@ FindingKind = Literal["import", "call", "attribute", "name"]
 
 TIMEOUT_PROFILES: dict[str, int] = {"fast_1s": 1_000, "standard_5s": 5_000, "extended_30s": 30_000}
 
+#: Exit code of a request refused before it ran: a batch item's `invalid_request`, and the
+#: command line's usage error.
+INVALID_REQUEST_EXIT_CODE = 2
+
 #: Exit code reported for each status that does not carry the guest's own exit code.
 STATUS_EXIT_CODES: dict[str, int] = {
     "succeeded": 0,

@@ -11,6 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from .._models import (
+    INVALID_REQUEST_EXIT_CODE,
     STATUS_EXIT_CODES,
     AuditSummary,
     EffectiveLimits,
@@ -23,9 +24,6 @@ from .._models import (
     RuntimeInfo,
 )
 from .._request import describe_validation_error
-
-#: Exit code of an item whose request was invalid (the CLI's usage-error code).
-INVALID_REQUEST_EXIT_CODE = 2
 
 
 class InvalidRequest(BaseModel):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Literal
 
@@ -10,6 +9,7 @@ from .._errors import InvalidRequestError
 from .._models import Limits
 from .._policy import STRICT_POLICY, AuditPolicy
 from .._request import validate_limits
+from .._system import usable_cpus
 from ._items import BatchResult, InvalidRequest, Job, RequestLike, prepare
 from ._local import LocalPool
 from ._ray import RayPool, connect_ray, import_ray
@@ -19,10 +19,7 @@ Backend = Literal["local", "ray"]
 
 def default_workers() -> int:
     """The number of cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - macOS, Windows
-        return os.cpu_count() or 1
+    return usable_cpus()
 
 
 def execute_many(

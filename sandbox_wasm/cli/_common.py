@@ -10,15 +10,15 @@ from pathlib import Path
 from typing import IO, NoReturn
 
 from .._errors import InvalidRequestError, SandboxError
-from .._models import Limits
+from .._models import INVALID_REQUEST_EXIT_CODE, STATUS_EXIT_CODES, TIMEOUT_PROFILES, Limits
 from .._request import resolve_limits
 
 EXIT_OK = 0
 EXIT_FAILED = 1
-EXIT_USAGE = 2
-EXIT_RUNTIME = 70
+EXIT_USAGE = INVALID_REQUEST_EXIT_CODE
+EXIT_RUNTIME = STATUS_EXIT_CODES["internal_error"]
 EXIT_INTERRUPTED = 130
-PROFILES = ("fast_1s", "standard_5s", "extended_30s")
+PROFILES = tuple(TIMEOUT_PROFILES)
 
 
 class UsageError(Exception):

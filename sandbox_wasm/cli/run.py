@@ -8,8 +8,15 @@ from collections.abc import Sequence
 
 from .._models import ExecutionResult
 from .._policy import REPORT_ONLY_POLICY, STRICT_POLICY
+from .._request import LANGUAGES
 from .._sandbox import Sandbox
-from ._common import OneLineParser, UsageError, add_limit_args, limits_from_args, open_input
+from ._common import (
+    OneLineParser,
+    UsageError,
+    add_limit_args,
+    limits_from_args,
+    open_input,
+)
 
 PROG = "wasm-exec"
 
@@ -27,7 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("-c", dest="code", metavar="CODE", help="run CODE instead of a file")
     parser.add_argument("--json", action="store_true", help="print the whole result as JSON")
     parser.add_argument(
-        "--language", choices=("python", "javascript"),
+        "--language", choices=LANGUAGES,
         help="language of the code (default: javascript for .js/.mjs files, else python)",
     )
     add_limit_args(parser)

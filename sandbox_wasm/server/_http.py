@@ -87,6 +87,18 @@ class ApiError(Exception):
         )
 
 
+def refusal(exc: InvalidRequestError, source_field: str) -> ApiError:
+    """The one mapping of the library's request errors to HTTP: 413 for an oversized source,
+    else 400, naming the field the error names (`source_field` is this endpoint's name for
+    the source: `code` or `python_script`)."""
+    is_source = exc.field == "source"
+    where = source_field if is_source else exc.field.split(".")[0]
+    if isinstance(exc, SourceTooLargeError):
+        return ApiError(413, "source_too_large", str(exc), field=where, reason="source_too_large")
+    message = f"{source_field}: {exc}" if is_source else str(exc)
+    return ApiError(400, "invalid_request", message, field=where, reason="invalid_request")
+
+
 def _field_path(loc: Sequence[object]) -> str:
     parts = [str(p) for p in loc]
     if parts and parts[0] in ("body", "query", "path", "header"):
@@ -214,14 +226,8 @@ class _Gateway:
     def check_source(self, code: str, field: str) -> None:
         try:
             coerce_source(code, self.settings.max_source_bytes)
-        except SourceTooLargeError as exc:
-            raise ApiError(
-                413, "source_too_large", str(exc), field=field, reason="source_too_large"
-            ) from None
         except InvalidRequestError as exc:
-            raise ApiError(
-                400, "invalid_request", f"{field}: {exc}", field=field, reason="invalid_request"
-            ) from None
+            raise refusal(exc, field) from None
 
     def overloaded(self) -> ApiError:
         return ApiError(
@@ -258,17 +264,10 @@ class _Gateway:
             return await self.pool.run(self._task(code, language, limits or {}, profile))
         except PoolSaturated:
             raise self.overloaded() from None
-        except SourceTooLargeError as exc:
-            raise ApiError(
-                413, "source_too_large", str(exc), field=field, reason="source_too_large"
-            ) from None
         except InvalidRequestError as exc:
             # Fields are validated before this point; these are what only the library knows
-            # (e.g. a language whose runtime this build lacks). The error names its field.
-            where = field if exc.field == "source" else exc.field.split(".")[0]
-            raise ApiError(
-                400, "invalid_request", str(exc), field=where, reason="invalid_request"
-            ) from None
+            # (e.g. a language whose runtime this build lacks).
+            raise refusal(exc, field) from None
         except SandboxError as exc:
             # The runtime is missing or unusable: the server's problem, not the client's.
             logger.error("sandbox runtime unavailable: %s", exc)

@@ -11,10 +11,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .._models import KIB, MIB
-
-
-def _cpu_count() -> int:
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+from .._system import usable_cpus
 
 
 class GatewaySettings(BaseModel):
@@ -25,7 +22,7 @@ class GatewaySettings(BaseModel):
     host: str = Field("127.0.0.1", description="Interface to listen on.")
     port: int = Field(8000, ge=0, le=65_535, description="TCP port (0 picks a free one).")
     workers: int = Field(
-        default_factory=_cpu_count, ge=1, le=256,
+        default_factory=usable_cpus, ge=1, le=256,
         description="Executions running at once (threads; wasm releases the GIL).",
     )
     queue: int = Field(
