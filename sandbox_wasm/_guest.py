@@ -311,10 +311,27 @@ def _flush(_sys=sys):
             stream.flush()
 
 
-def serve(_read=os.read, _exit=os._exit, _atexit=atexit, _builtins=builtins, _sys=sys,
-          _write=os.write, gc=gc):
+def serve(_exit=os._exit):
     """Serve the one request on stdin and exit (the entry point of every run; a snapshot's
     resume trampoline calls it by this name)."""
+    mode, _, rest = _read_request().partition(b"\n")
+    if mode == MODE_AUDIT:
+        _write_answer(_audit_answer(rest))
+        _exit(0)
+    source, code_object = rest, None
+    if mode == MODE_EXEC:
+        policy, _, source = rest.partition(b"\n")
+        answer, code_object, blocked = _judge(source, _tables_for(policy))
+        _write_answer(answer)
+        del answer
+        if blocked:
+            _exit(0)
+    # Exit statuses are 8 bits wide, as for a native process (and os._exit rejects ints
+    # beyond 32 bits).
+    _exit(_run_user_code(source, code_object) & 0xFF)
+
+
+def _read_request(_read=os.read):
     # The host serves stdin from memory and fills each read as far as it can: a read that
     # returns less than asked for has reached the end (one host call for any request).
     chunks = []
@@ -322,45 +339,52 @@ def serve(_read=os.read, _exit=os._exit, _atexit=atexit, _builtins=builtins, _sy
         chunk = _read(0, 1 << 22)
         chunks.append(chunk)
         if len(chunk) < 1 << 22:
-            break
-    mode, _, source = b"".join(chunks).partition(b"\n")
-    if mode == MODE_AUDIT:
-        from json import dumps as _dumps
+            return b"".join(chunks)
 
-        try:
-            answer = _dumps(_facts(source)[0], separators=(",", ":")).encode()
-        except MemoryError:
-            answer = b'{"audit_error":"memory"}'
-        # Framed as on the exec path, so that no stdout cap applies to the answer.
-        _write_all(1, len(answer).to_bytes(ANSWER_LENGTH_BYTES, "little") + answer)
-        _exit(0)
-    if mode == MODE_EXEC:
-        from json import dumps as _dumps
-        from json import loads as _loads
 
-        header, _, source = source.partition(b"\n")
-        if header in (STRICT_POLICY_LINE[True], STRICT_POLICY_LINE[False]):
-            tables = strict_tables(header == STRICT_POLICY_LINE[True])  # built at start-up
-        else:
-            tables = tables_from_json(_loads(header))
-        try:
-            answer, code_object = _facts(source)
-            facts = answer.get("facts")
-            blocked = facts is None or (tables["enforce"] and (
-                answer_is_incomplete(answer)
-                or any(judge_fact(tables, fact[0], fact[1]) for fact in facts)))
-            answer["ran"] = not blocked
-            framed = _dumps(answer, separators=(",", ":")).encode()
-        except MemoryError:
-            answer = code_object = None
-            blocked = True
-            framed = b'{"audit_error":"memory","ran":false}'
-        _write_all(1, len(framed).to_bytes(ANSWER_LENGTH_BYTES, "little") + framed)
-        if blocked:
-            _exit(0)
-        del answer, framed
-    else:
-        code_object = None
+def _write_answer(answer):
+    """The audit answer, framed: it comes before any user output and no cap applies."""
+    _write_all(1, len(answer).to_bytes(ANSWER_LENGTH_BYTES, "little") + answer)
+
+
+def _audit_answer(source):
+    from json import dumps as _dumps
+
+    try:
+        return _dumps(_facts(source)[0], separators=(",", ":")).encode()
+    except MemoryError:
+        return b'{"audit_error":"memory"}'
+
+
+def _tables_for(policy_line):
+    if policy_line in (STRICT_POLICY_LINE[True], STRICT_POLICY_LINE[False]):
+        return strict_tables(policy_line == STRICT_POLICY_LINE[True])  # built at start-up
+    from json import loads as _loads
+
+    return tables_from_json(_loads(policy_line))
+
+
+def _judge(source, tables):
+    """(audit answer, code object or None, blocked): the source parsed and compiled, its
+    facts judged with `tables`; nothing of it runs here."""
+    from json import dumps as _dumps
+
+    try:
+        answer, code_object = _facts(source)
+        facts = answer.get("facts")
+        blocked = facts is None or (tables["enforce"] and (
+            answer_is_incomplete(answer)
+            or any(judge_fact(tables, fact[0], fact[1]) for fact in facts)))
+        answer["ran"] = not blocked
+        return _dumps(answer, separators=(",", ":")).encode(), code_object, blocked
+    except MemoryError:
+        return b'{"audit_error":"memory","ran":false}', None, True
+
+
+def _run_user_code(source, code_object, _atexit=atexit, _builtins=builtins, _sys=sys,
+                   gc=gc, _report=_report, _exit_code=_exit_code, _flush=_flush):
+    """Run the user's code as __main__; return its exit status. The functions that report
+    the outcome are bound here, before the user's code can reach this module."""
     _sys.argv[:] = ["-c"]  # as on the plain path, whether or not this is a snapshot
     random_module = _sys.modules.get("random")
     if random_module is not None:
@@ -388,9 +412,7 @@ def serve(_read=os.read, _exit=os._exit, _atexit=atexit, _builtins=builtins, _sy
     with contextlib.suppress(BaseException):
         _atexit._run_exitfuncs()
     _flush()
-    # Exit statuses are 8 bits wide, as for a native process (and os._exit rejects ints
-    # beyond 32 bits).
-    _exit(code & 0xFF)
+    return code
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--snapshot-init"]:

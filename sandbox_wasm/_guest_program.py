@@ -515,87 +515,140 @@ class GuestProgram:
         stdout = _CappedOutput(limits.max_stdout_bytes, audit_answer=audit_budget is not None)
         stderr = _CappedOutput(limits.max_stderr_bytes, error_channel=True)
         outcome = GuestOutcome()
+        phases = _Phases(limits, audit_budget)
         store = wasmtime.Store(self.host.engine)
         memory: wasmtime.Memory | None = None
-        fuel, timeout_ms = limits.effective_fuel, limits.timeout_ms
-        first_fuel, first_timeout = fuel, timeout_ms
-        if audit_budget is not None:
-            first_fuel, first_timeout = audit_budget.effective_fuel, audit_budget.timeout_ms
         started = time.perf_counter()
         try:
-            wasi = wasmtime.WasiConfig()
-            # No preopened directories and no environment: the guest sees no host state.
-            wasi.argv = argv or self.argv
-            store.set_wasi(wasi)
-            store.set_limits(memory_size=limits.memory_mb * MIB)
-            store.set_fuel(first_fuel)
-            store.set_epoch_deadline(_ticks(first_timeout))
-            _run_state.next_phase = (fuel, timeout_ms) if audit_budget is not None else None
-            _run_state.first_phase_fuel = first_fuel
-            _run_state.audit_fuel_used = None
-            _run_state.exit_code = None
-            _run_state.deadline_hit = False
-            _run_state.stdin = memoryview(payload)
-            _run_state.stdin_offset = 0
-            _run_state.deadline = time.monotonic() + first_timeout / 1000
-            _run_state.outputs = (stdout, stderr)
-            _run_state.closed = set()
-            if self._pre is None:
-                raise wasmtime.WasmtimeError("the runtime was released (sandbox closed or "
-                                             "interpreter exiting)")
-            instance = self._pre.instantiate(store)
-            exports = instance.exports(store)
-            exported_memory = exports["memory"]
-            memory = exported_memory if isinstance(exported_memory, wasmtime.Memory) else None
-            # Host functions use this handle with their Caller (same store) instead of
-            # looking the export up on every call.
-            _run_state.memory = memory
+            self._configure(store, argv or self.argv, limits, phases)
+            _reset_run_state(payload, phases, (stdout, stderr))
+            memory, entry = self._instantiate(store)
             if memory is not None:
                 outcome.initial_memory_bytes = memory.size(store) * WASM_PAGE
-            entry = exports[self._entry]
-            assert isinstance(entry, wasmtime.Func)
-            try:
-                entry(store)
-                outcome.exit_code = 0
-            except wasmtime.Trap as trap:
-                classify_trap(outcome, trap)
-            except wasmtime.WasmtimeError as error:
-                outcome.trap = "crash"
-                outcome.trap_detail = str(error).splitlines()[0][:300]
-            if outcome.trap is None or outcome.trap == "crash":
-                recorded = getattr(_run_state, "exit_code", None)
-                if recorded is not None:
-                    outcome.trap, outcome.trap_detail = None, ""
-                    outcome.exit_code = recorded
-            if _run_state.deadline_hit:
-                # A host call cut short by the deadline (a sleep, a huge write): the guest
-                # may have ended before the epoch trap caught up; it still timed out.
-                outcome.trap, outcome.exit_code = "deadline", None
+            _enter(entry, store, outcome)
         except wasmtime.WasmtimeError as error:
             outcome.host_error = str(error).splitlines()[0][:300]
         finally:
             outcome.elapsed_ms = (time.perf_counter() - started) * 1000
-            try:
-                audit_used = _run_state.audit_fuel_used
-                if audit_used is None:  # still in the first phase
-                    outcome.fuel_consumed = first_fuel - store.get_fuel()
-                else:
-                    outcome.fuel_consumed = audit_used + fuel - store.get_fuel()
-                if memory is not None:
-                    outcome.peak_memory_bytes = memory.size(store) * WASM_PAGE
-            except wasmtime.WasmtimeError:
-                pass
+            _measure(store, memory, phases, outcome)
             store.close()
-        outcome.stdout, outcome.stderr = stdout.data(), stderr.data()
-        outcome.stdout_text, outcome.stdout_truncated = stdout.text()
-        outcome.stderr_text, outcome.stderr_truncated = stderr.text()
-        outcome.stdout_bytes, outcome.stderr_bytes = stdout.total, stderr.total
-        outcome.error_record = stderr.error_record
-        outcome.audit_answer = stdout.audit_answer
-        outcome.answer_too_large = stdout.answer_too_large
-        if stdout.answer_at is not None:
-            outcome.audit_answer_ms = (stdout.answer_at - started) * 1000
+        _collect_output(outcome, stdout, stderr, started)
         return outcome
+
+    def _configure(
+        self, store: wasmtime.Store, argv: list[str], limits: Limits, phases: _Phases
+    ) -> None:
+        wasi = wasmtime.WasiConfig()
+        # No preopened directories and no environment: the guest sees no host state.
+        wasi.argv = argv
+        store.set_wasi(wasi)
+        store.set_limits(memory_size=limits.memory_mb * MIB)
+        store.set_fuel(phases.first_fuel)
+        store.set_epoch_deadline(_ticks(phases.first_timeout_ms))
+
+    def _instantiate(
+        self, store: wasmtime.Store
+    ) -> tuple[wasmtime.Memory | None, wasmtime.Func]:
+        if self._pre is None:
+            raise wasmtime.WasmtimeError("the runtime was released (sandbox closed or "
+                                         "interpreter exiting)")
+        exports = self._pre.instantiate(store).exports(store)
+        exported_memory = exports["memory"]
+        memory = exported_memory if isinstance(exported_memory, wasmtime.Memory) else None
+        # Host functions use this handle with their Caller (same store) instead of looking
+        # the export up on every call.
+        _run_state.memory = memory
+        entry = exports[self._entry]
+        assert isinstance(entry, wasmtime.Func)
+        return memory, entry
+
+
+@dataclass(frozen=True)
+class _Phases:
+    """The limits of a run's two phases: the audit's budget until its answer, then the
+    user's limits (one phase, the user's, when there is no audit answer to wait for)."""
+
+    user: Limits
+    audit: Limits | None
+
+    @property
+    def first_fuel(self) -> int:
+        return (self.audit or self.user).effective_fuel
+
+    @property
+    def first_timeout_ms(self) -> int:
+        return (self.audit or self.user).timeout_ms
+
+
+def _reset_run_state(
+    payload: bytes, phases: _Phases, outputs: tuple[_CappedOutput, _CappedOutput]
+) -> None:
+    """This thread's run state, as the host functions read it during the run."""
+    user = phases.user
+    _run_state.next_phase = (
+        (user.effective_fuel, user.timeout_ms) if phases.audit is not None else None
+    )
+    _run_state.first_phase_fuel = phases.first_fuel
+    _run_state.audit_fuel_used = None
+    _run_state.exit_code = None
+    _run_state.deadline_hit = False
+    _run_state.stdin = memoryview(payload)
+    _run_state.stdin_offset = 0
+    _run_state.deadline = time.monotonic() + phases.first_timeout_ms / 1000
+    _run_state.outputs = outputs
+    _run_state.closed = set()
+
+
+def _enter(entry: wasmtime.Func, store: wasmtime.Store, outcome: GuestOutcome) -> None:
+    """Run the guest's entry point and record how it ended."""
+    try:
+        entry(store)
+        outcome.exit_code = 0
+    except wasmtime.Trap as trap:
+        classify_trap(outcome, trap)
+    except wasmtime.WasmtimeError as error:
+        outcome.trap = "crash"
+        outcome.trap_detail = str(error).splitlines()[0][:300]
+    if outcome.trap is None or outcome.trap == "crash":
+        recorded = getattr(_run_state, "exit_code", None)
+        if recorded is not None:
+            outcome.trap, outcome.trap_detail = None, ""
+            outcome.exit_code = recorded
+    if _run_state.deadline_hit:
+        # A host call cut short by the deadline (a sleep, a huge write): the guest may have
+        # ended before the epoch trap caught up; it still timed out.
+        outcome.trap, outcome.exit_code = "deadline", None
+
+
+def _measure(
+    store: wasmtime.Store, memory: wasmtime.Memory | None, phases: _Phases,
+    outcome: GuestOutcome,
+) -> None:
+    """Fuel used (both phases) and the final memory size, read before the Store closes."""
+    try:
+        audit_used = getattr(_run_state, "audit_fuel_used", None)
+        if audit_used is None:  # still in the first phase
+            outcome.fuel_consumed = phases.first_fuel - store.get_fuel()
+        else:
+            outcome.fuel_consumed = audit_used + phases.user.effective_fuel - store.get_fuel()
+        if memory is not None:
+            outcome.peak_memory_bytes = memory.size(store) * WASM_PAGE
+    except wasmtime.WasmtimeError:
+        pass
+
+
+def _collect_output(
+    outcome: GuestOutcome, stdout: _CappedOutput, stderr: _CappedOutput, started: float
+) -> None:
+    outcome.stdout, outcome.stderr = stdout.data(), stderr.data()
+    outcome.stdout_text, outcome.stdout_truncated = stdout.text()
+    outcome.stderr_text, outcome.stderr_truncated = stderr.text()
+    outcome.stdout_bytes, outcome.stderr_bytes = stdout.total, stderr.total
+    outcome.error_record = stderr.error_record
+    outcome.audit_answer = stdout.audit_answer
+    outcome.answer_too_large = stdout.answer_too_large
+    if stdout.answer_at is not None:
+        outcome.audit_answer_ms = (stdout.answer_at - started) * 1000
 
 
 def classify_trap(outcome: GuestOutcome, trap: wasmtime.Trap) -> None:
