@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -50,6 +50,39 @@ FUEL_PER_MS = 40_000_000
 MAX_FUEL = 10**13
 
 
+class ResultModel(BaseModel):
+    """A result model that also reads as a mapping of its fields, for code written against
+    dict results (`result["status"]`, `"stdout" in result`, `dict(result)`,
+    `result.to_dict()`). Attribute access (`result.status`) stays the primary style; nested
+    models read the same way (`result["metrics"]["execution_time_ms"]`)."""
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in type(self).model_fields:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def __contains__(self, key: object) -> bool:
+        return key in type(self).model_fields
+
+    def keys(self) -> list[str]:
+        """The field names, in declaration order."""
+        return list(type(self).model_fields)
+
+    def values(self) -> list[Any]:
+        return [getattr(self, key) for key in type(self).model_fields]
+
+    def items(self) -> list[tuple[str, Any]]:
+        return [(key, getattr(self, key)) for key in type(self).model_fields]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The field's value, or `default` for a name that is not a field."""
+        return getattr(self, key) if key in type(self).model_fields else default
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole result as plain JSON-compatible data (nested dicts and lists)."""
+        return self.model_dump(mode="json")
+
+
 class Limits(BaseModel):
     """Resource limits of one execution. Every field has a default and a hard maximum."""
 
@@ -82,7 +115,7 @@ class Limits(BaseModel):
         return cls.model_validate(values)
 
 
-class EffectiveLimits(BaseModel):
+class EffectiveLimits(ResultModel):
     """The limits that applied to an execution, with the fuel budget resolved."""
 
     timeout_ms: int
@@ -97,7 +130,7 @@ class EffectiveLimits(BaseModel):
         return cls(**{**limits.model_dump(), "fuel": limits.effective_fuel})
 
 
-class Finding(BaseModel):
+class Finding(ResultModel):
     """One construct the audit policy flagged."""
 
     name: str
@@ -107,7 +140,7 @@ class Finding(BaseModel):
     reason: str
 
 
-class AuditReport(BaseModel):
+class AuditReport(ResultModel):
     """What the static audit found. A signal and an explained refusal, not the boundary."""
 
     syntax_valid: bool
@@ -117,7 +150,7 @@ class AuditReport(BaseModel):
     syntax_error: str | None = None
 
 
-class AuditSummary(BaseModel):
+class AuditSummary(ResultModel):
     """The audit section of an execution result."""
 
     safety_verdict: SafetyVerdict
@@ -125,14 +158,14 @@ class AuditSummary(BaseModel):
     policy: str
 
 
-class ErrorInfo(BaseModel):
+class ErrorInfo(ResultModel):
     """Why an execution did not succeed."""
 
     type: str
     message: str
 
 
-class Metrics(BaseModel):
+class Metrics(ResultModel):
     """Measurements of one execution. The audit and the run share one fresh instance:
     `audit_time_ms` is the time until the audit's answer (instance start-up included; it has
     its own budget), `execution_time_ms` the time after it, which `timeout_ms` bounds.
@@ -146,7 +179,7 @@ class Metrics(BaseModel):
     stderr_bytes: int = 0
 
 
-class RuntimeInfo(BaseModel):
+class RuntimeInfo(ResultModel):
     """Which runtime ran the code."""
 
     name: str
@@ -155,7 +188,7 @@ class RuntimeInfo(BaseModel):
     wasmtime: str
 
 
-class ExecutionResult(BaseModel):
+class ExecutionResult(ResultModel):
     """The structured outcome of one execution; JSON-serialisable."""
 
     execution_id: str

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from .._models import (
     INVALID_REQUEST_EXIT_CODE,
@@ -21,12 +21,13 @@ from .._models import (
     Language,
     Limits,
     Metrics,
+    ResultModel,
     RuntimeInfo,
 )
 from .._request import describe_validation_error
 
 
-class InvalidRequest(BaseModel):
+class InvalidRequest(ResultModel):
     """A batch item that was not run because its request is invalid; the batch goes on.
 
     Stands in the output where `execute()` would have raised `InvalidRequestError`. It shares
