@@ -26,12 +26,13 @@ from ._models import (
     Status,
     TimeoutProfile,
 )
-from ._policy import REPORT_ONLY_POLICY, STRICT_POLICY, AuditPolicy
+from ._policy import BALANCED_POLICY, REPORT_ONLY_POLICY, STRICT_POLICY, AuditPolicy
 from ._sandbox import Sandbox, audit, execute
 from ._version import __version__
 from .batch import BatchResult, InvalidRequest, execute_many
 
 __all__ = [
+    "BALANCED_POLICY",
     "REPORT_ONLY_POLICY",
     "STRICT_POLICY",
     "AuditPolicy",

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from ._guest import MAX_FACTS, answer_is_incomplete, judge_fact
 from ._models import AuditReport, Finding, SafetyVerdict
 from ._policy import AuditPolicy, judge_tables
+from ._stdlib import import_reason
 
 
 def parse_audit_answer(answer: bytes | None) -> dict[str, object] | None:
@@ -39,6 +40,10 @@ def findings_from_facts(
         kind, name = str(fact[0]), str(fact[1])
         line, col = int(fact[2]), int(fact[3])  # type: ignore[call-overload]
         for flagged_kind, flagged_name, reason in judge_fact(tables, kind, name):
+            if flagged_kind == "import":
+                why = import_reason(flagged_name)
+                if why is not None:
+                    reason = f"{reason}: {why}"
             found.append(
                 Finding(name=flagged_name, kind=flagged_kind, line=line, col=col, reason=reason)
             )

@@ -66,6 +66,36 @@ STRICT_TABLES = {
     "dunder_strings": True,
 }
 
+# The "balanced" policy judges by what a construct can reach. It allows every standard-library
+# module that only computes (the classification, with a reason for each of the guest's
+# modules, is `sandbox_wasm/_stdlib.py`; a test keeps the two in step), getattr & co. with a
+# literal, non-dunder name, and `sys` for the attributes below; everything else is as strict.
+BALANCED_ALLOWED_MODULES = """
+__future__ abc argparse array ast atexit base64 binascii bisect calendar cmath collections colorsys
+contextlib contextvars copy csv dataclasses datetime decimal difflib email encodings enum
+errno fnmatch fractions functools getopt graphlib hashlib heapq hmac html io ipaddress
+itertools json keyword locale logging math numbers operator optparse plistlib pprint
+queue random re reprlib sched secrets shlex statistics string stringprep struct sys textwrap
+time token tomllib traceback types typing unicodedata urllib.parse uuid warnings weakref xml
+zlib
+""".split()  # noqa: SIM905 - one word per module reads best
+#: What `sys` offers that only describes the interpreter or uses the standard streams.
+BALANCED_SYS_ATTRIBUTES = """
+stdout stderr stdin argv exit version version_info hexversion implementation maxsize
+maxunicode byteorder platform float_info int_info hash_info float_repr_style
+getrecursionlimit setrecursionlimit getsizeof intern getdefaultencoding
+getfilesystemencoding get_int_max_str_digits set_int_max_str_digits flags api_version
+""".split()  # noqa: SIM905
+#: Builtins allowed when their attribute name is a literal without double underscores.
+LITERAL_ATTRIBUTE_CALLS = ("getattr", "hasattr", "setattr", "delattr")
+BALANCED_TABLES = {
+    **STRICT_TABLES,
+    "blocked_modules": tuple(m for m in STRICT_TABLES["blocked_modules"] if m != "sys"),
+    "allowed_modules": tuple(BALANCED_ALLOWED_MODULES),
+    "literal_calls": LITERAL_ATTRIBUTE_CALLS,
+    "sys_attributes": tuple(BALANCED_SYS_ATTRIBUTES),
+}
+
 # The wire protocol between this bootstrap and the host. The host imports these names, so
 # both sides share one definition.
 #: Starts the record of the uncaught exception that the bootstrap writes to stderr.
@@ -83,8 +113,11 @@ MAX_ANSWER_BYTES = 32 * 1024 * 1024
 #: The request on stdin: a mode line, then (exec) the policy line, then the source.
 MODE_AUDIT = b"audit"
 MODE_EXEC = b"exec"
-#: The policy line that names the built-in strict tables instead of sending them.
-STRICT_POLICY_LINE = {True: b"@strict:enforce", False: b"@strict:report"}
+#: The policy lines that name a built-in policy's tables instead of sending them.
+BUILTIN_POLICY_LINES = {
+    b"@strict:enforce": ("strict", True), b"@strict:report": ("strict", False),
+    b"@balanced:enforce": ("balanced", True), b"@balanced:report": ("balanced", False),
+}
 _FACT_LIMIT_PER_NAME = 20
 # Bounds on the audit's answer: it must stay small enough to build, send and judge within
 # the execution's own limits whatever the source looks like. A source with MAX_FACTS
@@ -121,6 +154,7 @@ def _facts(source):
     facts = []
     seen = {}
     call_targets = set()
+    sys_bases = set()
 
     def add(kind, name, node):
         if len(name) > _MAX_NAME:
@@ -150,6 +184,8 @@ def _facts(source):
         if kind is _ast.Import:
             for alias in node.names:
                 add("import", alias.name, node)
+                if alias.name == "sys" and alias.asname not in (None, "sys"):
+                    add("import_alias", "sys", node)
         elif kind is _ast.ImportFrom:
             base = "." * node.level + (node.module or "")
             for alias in node.names:
@@ -157,12 +193,22 @@ def _facts(source):
         elif kind is _ast.Call:
             if isinstance(node.func, _ast.Name):
                 call_targets.add(id(node.func))
-            add("call", dotted(node.func), node)
+            literal = (
+                isinstance(node.func, _ast.Name) and node.func.id in LITERAL_ATTRIBUTE_CALLS
+                and len(node.args) >= 2 and isinstance(node.args[1], _ast.Constant)
+                and isinstance(node.args[1].value, str) and "__" not in node.args[1].value
+            )
+            add("literal_call" if literal else "call", dotted(node.func), node)
         elif kind is _ast.Attribute:
             add("attribute", node.attr, node)
+            if isinstance(node.value, _ast.Name) and node.value.id == "sys":
+                sys_bases.add(id(node.value))
+                add("sys_attribute", node.attr, node)
         elif kind is _ast.Name:
             if id(node) not in call_targets:
                 add("name", node.id, node)
+            if node.id == "sys" and id(node) not in sys_bases:
+                add("sys_value", "sys", node)
         elif kind is _ast.Constant and isinstance(node.value, str) and "__" in node.value:
             add("string", node.value[:_MAX_NAME], node)
     if len(facts) >= MAX_FACTS:
@@ -194,6 +240,11 @@ def _judge_import(tables, module):
     # this linear in the name, however many dots a hostile import has.
     parts = module.split(".", tables["max_depth"])
     allowed = tables["allowed_modules"]
+    sys_attributes = tables["sys_attributes"]
+    if sys_attributes is not None and parts[0] == "sys" and len(parts) > 1:
+        if parts[1] not in sys_attributes:
+            return f"import of 'sys.{parts[1]}', which is not in the safe subset of sys"
+        return None
     for i in range(min(len(parts), tables["max_depth"]), 0, -1):
         prefix = ".".join(parts[:i])
         if prefix in tables["blocked_modules"]:
@@ -209,10 +260,16 @@ def judge_fact(tables, kind, name):
     """The findings [(kind, name, reason)] that one audit fact raises under a policy.
 
     `tables` holds sets: blocked_modules, allowed_modules (None: no allowlist),
-    blocked_calls, blocked_attributes, blocked_names, and the flag dunder_strings."""
+    blocked_calls, blocked_attributes, blocked_names, literal_calls (calls allowed with a
+    literal attribute name), sys_attributes (None: `sys` is judged as a module like any
+    other), and the flag dunder_strings."""
     if kind == "import":
         reason = _judge_import(tables, name)
         return [("import", name, reason)] if reason else []
+    if kind == "literal_call":  # getattr(obj, "name") & co. with a literal non-dunder name
+        if name in tables["literal_calls"]:
+            return []
+        kind = "call"
     if kind == "call":
         parts = name.split(".")
         last = parts[-1]
@@ -233,6 +290,16 @@ def judge_fact(tables, kind, name):
         if name in tables["blocked_calls"]:
             return [("name", name, f"reference to blocked function '{name}'")]
         return []
+    if tables["sys_attributes"] is not None:
+        if kind == "sys_attribute" and name not in tables["sys_attributes"]:
+            return [("attribute", "sys." + name,
+                     f"access to 'sys.{name}', which is not in the safe subset of sys")]
+        if kind == "sys_value":
+            return [("name", name, "use of 'sys' as a value (only sys.<attribute> of the "
+                     "safe subset is allowed)")]
+        if kind == "import_alias":
+            return [("import", name, "import of 'sys' under another name (its attributes "
+                     "could not be judged)")]
     if kind == "string" and tables["dunder_strings"]:
         found = sorted(set(_dunders(name)) & tables["blocked_attributes"])
         return [("attribute", dunder,
@@ -252,16 +319,22 @@ def tables_from_json(data):
         "blocked_calls": frozenset(data["blocked_calls"]),
         "blocked_attributes": frozenset(data["blocked_attributes"]),
         "blocked_names": frozenset(data["blocked_names"]),
+        "literal_calls": frozenset(data.get("literal_calls") or ()),
+        "sys_attributes": (
+            None if data.get("sys_attributes") is None else frozenset(data["sys_attributes"])
+        ),
         "dunder_strings": bool(data["dunder_strings"]),
         "enforce": bool(data["enforce"]),
     }
 
 
-def strict_tables(enforce, _cache={}):  # noqa: B006 - the cache is the point
-    """STRICT_TABLES as sets; computed once (at build time, in a snapshot)."""
-    tables = _cache.get("tables")
+def builtin_tables(name, enforce, _cache={}):  # noqa: B006 - the cache is the point
+    """The built-in policy `name` ("strict" or "balanced") as sets; computed once (at build
+    time, in a snapshot)."""
+    tables = _cache.get(name)
     if tables is None:
-        tables = _cache["tables"] = tables_from_json({**STRICT_TABLES, "enforce": True})
+        data = STRICT_TABLES if name == "strict" else BALANCED_TABLES
+        tables = _cache[name] = tables_from_json({**data, "enforce": True})
     return {**tables, "enforce": enforce}
 
 
@@ -357,8 +430,9 @@ def _audit_answer(source):
 
 
 def _tables_for(policy_line):
-    if policy_line in (STRICT_POLICY_LINE[True], STRICT_POLICY_LINE[False]):
-        return strict_tables(policy_line == STRICT_POLICY_LINE[True])  # built at start-up
+    builtin = BUILTIN_POLICY_LINES.get(policy_line)
+    if builtin is not None:
+        return builtin_tables(*builtin)  # built at start-up
     from json import loads as _loads
 
     return tables_from_json(_loads(policy_line))
@@ -408,9 +482,13 @@ def _run_user_code(source, code_object, _atexit=atexit, _builtins=builtins, _sys
         gc.collect()
         _report(exc)
         code = 130 if isinstance(exc, KeyboardInterrupt) else 1
-    # CPython runs atexit handlers at shutdown; so do we, under the same deadline.
+    # CPython runs atexit handlers at shutdown, then finalises what __main__ still holds
+    # (its objects' __del__ methods run); so do we, under the same deadline and fuel.
     with contextlib.suppress(BaseException):
         _atexit._run_exitfuncs()
+    with contextlib.suppress(BaseException):
+        namespace.clear()
+        gc.collect()
     _flush()
     return code
 
@@ -418,7 +496,8 @@ def _run_user_code(source, code_object, _atexit=atexit, _builtins=builtins, _sys
 if __name__ == "__main__" and sys.argv[1:] == ["--snapshot-init"]:
     for _name in _PRELOAD:
         __import__(_name)
-    strict_tables(True)
+    builtin_tables("strict", True)
+    builtin_tables("balanced", True)
     # Frozen objects are never scanned again: without this, the first collection of every
     # run walks the whole start-up heap.
     gc.collect()

@@ -1,8 +1,9 @@
 """Audit policies: what the audit flags, as a pydantic model, and the tables that
 `judge_fact` (the same function in the guest and on the host) works on.
 
-The strict tables live in the guest file (`_guest.STRICT_TABLES`): a snapshot builds them at
-start-up, so the default policy is named in a request instead of sent.
+The strict and balanced tables live in the guest file (`_guest.STRICT_TABLES`,
+`BALANCED_TABLES`): a snapshot builds them at start-up, so those policies are named in a
+request instead of sent.
 """
 
 from __future__ import annotations
@@ -13,7 +14,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from ._guest import STRICT_POLICY_LINE, STRICT_TABLES, judge_fact, tables_from_json
+from ._guest import (
+    BALANCED_TABLES,
+    BUILTIN_POLICY_LINES,
+    STRICT_TABLES,
+    judge_fact,
+    tables_from_json,
+)
 
 
 class AuditPolicy(BaseModel):
@@ -29,14 +36,41 @@ class AuditPolicy(BaseModel):
     blocked_attributes: frozenset[str] = frozenset(STRICT_TABLES["blocked_attributes"])
     blocked_names: frozenset[str] = frozenset(STRICT_TABLES["blocked_names"])
     flag_dunder_strings: bool = True
+    #: Builtins (getattr, hasattr, setattr, delattr) allowed when the attribute name is a
+    #: literal string without double underscores; dynamic or dunder names stay blocked.
+    literal_attribute_calls: frozenset[str] = frozenset()
+    #: The attributes of `sys` code may use (`import sys` is then allowed and every other
+    #: use of `sys` is flagged); None judges `sys` as a module like any other.
+    sys_attributes: frozenset[str] | None = None
 
     def with_mode(self, mode: Literal["enforce", "report"]) -> AuditPolicy:
         """This policy with another mode (e.g. `"report"` to list findings and still run)."""
         return self.model_copy(update={"mode": mode})
 
 
+#: The union of the product notes' lists: modules, calls (getattr & co. included) and
+#: attributes; `sys` is refused whatever it is used for.
 STRICT_POLICY = AuditPolicy()
+#: Judges by what a construct can reach: every standard-library module that only computes
+#: (`_stdlib.py` gives the reason for each), getattr & co. with literal non-dunder names,
+#: and the safe subset of `sys`. The default.
+BALANCED_POLICY = AuditPolicy(
+    name="balanced",
+    blocked_modules=frozenset(BALANCED_TABLES["blocked_modules"]),
+    allowed_modules=frozenset(BALANCED_TABLES["allowed_modules"]),
+    literal_attribute_calls=frozenset(BALANCED_TABLES["literal_calls"]),
+    sys_attributes=frozenset(BALANCED_TABLES["sys_attributes"]),
+)
+#: The strict lists, reported but not enforced: the sandbox alone contains the code.
 REPORT_ONLY_POLICY = STRICT_POLICY.with_mode("report").model_copy(update={"name": "report-only"})
+#: The policy a Sandbox uses unless told otherwise. Balanced, because the WebAssembly boundary
+#: and the limits are the guarantee either way, and every false refusal is a failed agent
+#: step; the strict lists (the products' notes) stay one argument away.
+DEFAULT_POLICY = BALANCED_POLICY
+#: The presets by name, as the command line and the gateways name them.
+PRESETS: dict[str, AuditPolicy] = {
+    "balanced": BALANCED_POLICY, "strict": STRICT_POLICY, "report": REPORT_ONLY_POLICY,
+}
 
 
 def policy_tables(policy: AuditPolicy) -> dict[str, object]:
@@ -50,6 +84,10 @@ def policy_tables(policy: AuditPolicy) -> dict[str, object]:
         "blocked_attributes": sorted(policy.blocked_attributes),
         "blocked_names": sorted(policy.blocked_names),
         "dunder_strings": policy.flag_dunder_strings,
+        "literal_calls": sorted(policy.literal_attribute_calls),
+        "sys_attributes": (
+            None if policy.sys_attributes is None else sorted(policy.sys_attributes)
+        ),
         "enforce": policy.mode == "enforce",
     }
 
@@ -66,8 +104,12 @@ def policy_line(policy: AuditPolicy) -> bytes:
     """The policy as the guest reads it in an exec request. The strict tables are built into
     the guest: naming them saves the guest parsing them on every run."""
     tables = policy_tables(policy)
-    if policy_tables(STRICT_POLICY.with_mode(policy.mode)) == tables:
-        return STRICT_POLICY_LINE[bool(tables["enforce"])]
+    for line, (name, enforce) in BUILTIN_POLICY_LINES.items():
+        builtin = STRICT_POLICY if name == "strict" else BALANCED_POLICY
+        if enforce == (policy.mode == "enforce") and policy_tables(
+            builtin.with_mode(policy.mode)
+        ) == tables:
+            return line
     return json.dumps(tables, separators=(",", ":")).encode()
 
 

@@ -35,7 +35,7 @@ from ._models import (
     TimeoutProfile,
 )
 from ._outcome import ResultBuilder, runtime_info
-from ._policy import STRICT_POLICY, AuditPolicy, policy_line
+from ._policy import DEFAULT_POLICY, AuditPolicy, policy_line
 from ._request import audit_budget, check_language, coerce_source, resolve_limits
 
 # A plain runtime starts the interpreter and runs the bootstrap on every execution; a
@@ -72,7 +72,7 @@ class Sandbox:
         runtime_directory: Path | str | None = None,
         python_runtime: str | None = None,
     ) -> None:
-        self.policy = policy or STRICT_POLICY
+        self.policy = policy or DEFAULT_POLICY
         self.limits = limits or Limits()
         self._runtime_directory = Path(runtime_directory) if runtime_directory else None
         self._python_variant = python_runtime

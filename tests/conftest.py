@@ -22,8 +22,17 @@ def python_runtime(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture(scope="session")
 def sandbox(python_runtime: str) -> sw.Sandbox:
-    """The default sandbox: strict policy, default limits."""
+    """The strict policy (the products' lists), default limits."""
+    box = sw.Sandbox(policy=sw.STRICT_POLICY, python_runtime=python_runtime)
+    box.warm_up()
+    return box
+
+
+@pytest.fixture(scope="session")
+def balanced_sandbox(python_runtime: str) -> sw.Sandbox:
+    """The default policy (balanced), default limits."""
     box = sw.Sandbox(python_runtime=python_runtime)
+    assert box.policy == sw.BALANCED_POLICY
     box.warm_up()
     return box
 

@@ -149,3 +149,73 @@ def test_syntax_errors_and_parser_stress(python_runtime: str, code: str) -> None
 def test_syntax_error_result(sandbox: sw.Sandbox) -> None:
     report = sandbox.audit("print('a'")
     assert report.syntax_error and "line 1" in report.syntax_error
+
+
+# -- the balanced policy: judged by what a construct can reach -------------------------------
+BALANCED_SAFE = [
+    pytest.param("getattr(obj, 'name', None)", id="getattr-literal-default"),
+    pytest.param("hasattr(obj, 'items') and getattr(obj, 'items')", id="hasattr-literal"),
+    pytest.param("setattr(obj, 'count', 3)\ndelattr(obj, 'count')", id="setattr-delattr"),
+    pytest.param("import sys\nsys.stdout.write('x')", id="sys-stdout-write"),
+    pytest.param("import sys\nprint('e', file=sys.stderr)", id="print-to-stderr"),
+    pytest.param("import sys\nif sys.version_info >= (3, 8):\n    pass", id="sys-version-info"),
+    pytest.param("import sys\nsys.setrecursionlimit(5000)", id="setrecursionlimit"),
+    pytest.param("import sys\ndef main():\n    return 0\nsys.exit(main())", id="sys-exit-main"),
+    pytest.param("import sys\nprint(sys.argv, sys.maxsize)", id="argv-maxsize"),
+    pytest.param("from sys import stdout, version_info", id="from-sys-safe"),
+    pytest.param("import logging, argparse, ipaddress, pprint, queue", id="newly-allowed"),
+]
+
+BALANCED_BLOCKED = [
+    pytest.param("getattr(obj, name)", ("call", "getattr"), id="getattr-dynamic"),
+    pytest.param("getattr(obj, '__class__')", ("call", "getattr"), id="getattr-dunder"),
+    pytest.param("getattr(obj, 'a' + 'b')", ("call", "getattr"), id="getattr-expression"),
+    pytest.param("f = getattr", ("name", "getattr"), id="getattr-as-value"),
+    pytest.param("builtins.getattr(o, 'x')", ("call", "builtins.getattr"), id="builtins-getattr"),
+    pytest.param("import sys\nsys.modules", ("attribute", "sys.modules"), id="sys-modules"),
+    pytest.param("import sys\nsys._getframe()", ("attribute", "sys._getframe"), id="getframe"),
+    pytest.param("import sys\nsys.path.append('x')", ("attribute", "sys.path"), id="sys-path"),
+    pytest.param("import sys\nx = sys", ("name", "sys"), id="sys-as-value"),
+    pytest.param("import sys\nprint(vars(sys))", ("name", "sys"), id="sys-passed-on"),
+    pytest.param("import sys as s", ("import", "sys"), id="sys-alias"),
+    pytest.param("from sys import modules", ("import", "sys.modules"), id="from-sys-unsafe"),
+    pytest.param("from sys import *", ("import", "sys.*"), id="from-sys-star"),
+    pytest.param("import os\nos.path.join('a')", ("import", "os"), id="os-itself"),
+    pytest.param("import os.path", ("import", "os.path"), id="os-path-binds-os"),
+    pytest.param("import subprocess", ("import", "subprocess"), id="subprocess"),
+    pytest.param("import numpy", ("import", "numpy"), id="not-stdlib"),
+    pytest.param("eval('1')", ("call", "eval"), id="eval"),
+    pytest.param("().__class__", ("attribute", "__class__"), id="dunder-attribute"),
+]
+
+
+@pytest.mark.parametrize("code", BALANCED_SAFE)
+def test_balanced_allows(balanced_sandbox: sw.Sandbox, sandbox: sw.Sandbox, code: str) -> None:
+    report = balanced_sandbox.audit(code)
+    assert report.policy == "balanced"
+    assert report.syntax_valid and report.safety_verdict == "safe", report.flagged_calls
+    assert sandbox.audit(code).safety_verdict == "blocked"  # strict's lists refuse these
+
+
+@pytest.mark.parametrize(("code", "finding"), BALANCED_BLOCKED)
+def test_balanced_blocks(
+    balanced_sandbox: sw.Sandbox, code: str, finding: tuple[str, str]
+) -> None:
+    report = balanced_sandbox.audit(code)
+    assert report.safety_verdict == "blocked"
+    assert finding in _names(report), report.flagged_calls
+
+
+def test_the_default_policy_is_balanced() -> None:
+    assert sw.Sandbox().policy == sw.BALANCED_POLICY
+    assert sw.audit("import sys\nsys.exit(0)").safety_verdict == "safe"
+    assert sw.audit("import sys\nsys.exit(0)", policy=sw.STRICT_POLICY).safety_verdict == (
+        "blocked"
+    )
+
+
+def test_a_refused_import_says_why() -> None:
+    finding = sw.audit("import socket").flagged_calls[0]
+    assert finding.reason == "import of blocked module 'socket': network access"
+    finding = sw.audit("import gzip").flagged_calls[0]
+    assert "file and directory access" in finding.reason

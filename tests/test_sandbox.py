@@ -327,3 +327,31 @@ def test_invalid_requests_name_their_field(call: object, field: str) -> None:
     with pytest.raises(sw.InvalidRequestError) as caught:
         call()  # type: ignore[operator]
     assert caught.value.field == field
+
+
+def test_objects_alive_at_exit_are_finalised_after_atexit(balanced_sandbox: sw.Sandbox) -> None:
+    code = (
+        "import atexit\n"
+        "class Resource:\n"
+        "    def __init__(self, name):\n"
+        "        self.name = name\n"
+        "    def __del__(self):\n"
+        "        print('closed', self.name)\n"
+        "kept = Resource('kept')\n"
+        "cycle = [Resource('in a cycle')]\n"
+        "cycle.append(cycle)\n"
+        "atexit.register(lambda: print('atexit'))\n"
+        "print('end of script')\n"
+    )
+    result = balanced_sandbox.execute(code)
+    assert result.status == "succeeded", result.error
+    assert result.stdout.splitlines() == [
+        "end of script", "atexit", "closed kept", "closed in a cycle"
+    ]
+
+
+def test_a_finaliser_that_never_returns_times_out(sandbox: sw.Sandbox) -> None:
+    code = "class Spin:\n    def __del__(self):\n        while True:\n            pass\n" \
+        "x = Spin()\n"
+    result = sandbox.execute(code, timeout_ms=500)
+    assert (result.status, result.exit_code) == ("timeout", 124)

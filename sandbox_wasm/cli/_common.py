@@ -11,6 +11,7 @@ from typing import IO, NoReturn
 
 from .._errors import InvalidRequestError, SandboxError
 from .._models import INVALID_REQUEST_EXIT_CODE, STATUS_EXIT_CODES, TIMEOUT_PROFILES, Limits
+from .._policy import DEFAULT_POLICY, PRESETS, REPORT_ONLY_POLICY, AuditPolicy
 from .._request import resolve_limits
 
 EXIT_OK = 0
@@ -64,9 +65,19 @@ def add_limit_args(
         parser.add_argument("--fuel", type=int, help="instruction budget")
         parser.add_argument("--max-source-bytes", type=int, help="largest accepted source")
     parser.add_argument(
-        "--report-only", action="store_true",
-        help="list audit findings but run the code anyway (the sandbox still contains it)",
+        "--policy", choices=tuple(PRESETS), default=DEFAULT_POLICY.name,
+        help=f"audit policy (default {DEFAULT_POLICY.name}; report lists findings and runs)",
     )
+    parser.add_argument(
+        "--report-only", action="store_true",
+        help="list audit findings but run the code anyway (the sandbox still contains it); "
+        "the same as --policy report",
+    )
+
+
+def policy_from_args(args: argparse.Namespace) -> AuditPolicy:
+    """The audit policy the flags of `add_limit_args` ask for."""
+    return REPORT_ONLY_POLICY if args.report_only else PRESETS[args.policy]
 
 
 def limits_from_args(args: argparse.Namespace) -> Limits:

@@ -13,7 +13,6 @@ from typing import IO, Any
 
 from .._errors import SandboxError
 from .._json import loads_strict_json
-from .._policy import REPORT_ONLY_POLICY, STRICT_POLICY
 from ..batch import (
     BatchResult,
     InvalidRequest,
@@ -32,6 +31,7 @@ from ._common import (
     add_limit_args,
     limits_from_args,
     open_input,
+    policy_from_args,
     report_failure,
 )
 
@@ -238,7 +238,7 @@ def _run(args: argparse.Namespace) -> int:
             ) from None
     limits = limits_from_args(args)
     defaults = limits.model_dump(exclude_unset=True)
-    policy = REPORT_ONLY_POLICY if args.report_only else STRICT_POLICY
+    policy = policy_from_args(args)
 
     source = open_input(args.input)
     sink = _open_output(args.output, args.input)

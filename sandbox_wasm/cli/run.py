@@ -7,7 +7,6 @@ import sys
 from collections.abc import Sequence
 
 from .._models import ExecutionResult
-from .._policy import REPORT_ONLY_POLICY, STRICT_POLICY
 from .._request import LANGUAGES
 from .._sandbox import Sandbox
 from ._common import (
@@ -16,6 +15,7 @@ from ._common import (
     add_limit_args,
     limits_from_args,
     open_input,
+    policy_from_args,
 )
 
 PROG = "wasm-exec"
@@ -84,7 +84,7 @@ def main(argv: Sequence[str]) -> int:
     args = _parser().parse_args(list(argv))
     limits = limits_from_args(args)
     source = read_source(args.script, args.code, limits.max_source_bytes)
-    policy = REPORT_ONLY_POLICY if args.report_only else STRICT_POLICY
+    policy = policy_from_args(args)
     language = args.language
     if language is None:
         is_js = args.script is not None and args.script.endswith((".js", ".mjs"))

@@ -22,7 +22,7 @@ from .._models import (
     Status,
     TimeoutProfile,
 )
-from .._policy import STRICT_POLICY
+from .._policy import DEFAULT_POLICY
 
 #: Largest `python_script` the tool schema accepts (the library's default source limit).
 MAX_SCRIPT_CHARS = Limits().max_source_bytes
@@ -121,18 +121,21 @@ AUDIT_SCRIPT_DESCRIPTION = (
 PROFILE_DESCRIPTION = f"Wall-clock limit of the run: {_profiles_text()}."
 
 _DEFAULTS = Limits()
+_ALLOWED = ", ".join(sorted(DEFAULT_POLICY.allowed_modules or ()))
+_BLOCKED_CALLS = ", ".join(sorted(DEFAULT_POLICY.blocked_calls))
 EXECUTE_DESCRIPTION = f"""\
 Run a Python 3.12 script in a fresh, isolated CPython-in-WebAssembly sandbox and return its \
 stdout. Use it to compute rather than guess: math, text and data wrangling, JSON, small \
 simulations. Each call starts from scratch (no state carries over); there is no file system, \
 network, environment, subprocess or threads.
 
-The script is audited before it runs; a blocked script is not run (status "blocked", \
-exit_code 1, the reasons in ast_security_audit.flagged_calls). Only these modules may be \
-imported: {", ".join(sorted(STRICT_POLICY.allowed_modules or ()))}. Blocked calls: \
-{", ".join(sorted(STRICT_POLICY.blocked_calls))}; also dunder escape routes such as \
-__subclasses__, __globals__ and __builtins__. To check code without running it, use \
-audit_python_code.
+The script is audited before it runs (the "{DEFAULT_POLICY.name}" policy); a blocked script \
+is not run (status "blocked", exit_code 1, the reasons in ast_security_audit.flagged_calls). \
+Only these modules may be imported: {_ALLOWED}. sys may be used only for \
+sys.{", sys.".join(sorted(DEFAULT_POLICY.sys_attributes or ()))}. Blocked calls: \
+{_BLOCKED_CALLS} (getattr, hasattr, setattr and delattr are allowed with a literal attribute \
+name without double underscores); also dunder escape routes such as __subclasses__, \
+__globals__ and __builtins__. To check code without running it, use audit_python_code.
 
 Limits: timeout_profile {_profiles_text()}; {_DEFAULTS.memory_mb} MiB memory; the first \
 {_DEFAULTS.max_stdout_bytes // 1024} KiB of stdout and {_DEFAULTS.max_stderr_bytes // 1024} KiB \
@@ -149,9 +152,9 @@ to find out why execute_python_sandbox would refuse a script, or to vet code bef
 it; it is as fast as a parse. Returns syntax_valid (and syntax_error), safety_verdict \
 (safe | flagged | blocked) and flagged_calls, each with name, kind \
 (import | call | attribute | name), line, col and the reason. Imports outside the allowlist \
-({", ".join(sorted(STRICT_POLICY.allowed_modules or ()))}), the calls \
-{", ".join(sorted(STRICT_POLICY.blocked_calls))} and dunder escape routes are blocked. \
-Script at most {MAX_SCRIPT_CHARS // 1024} KiB."""
+({_ALLOWED}), sys beyond its safe subset, the calls {_BLOCKED_CALLS} (getattr & co. with a \
+literal attribute name excepted) and dunder escape routes are blocked. Script at most \
+{MAX_SCRIPT_CHARS // 1024} KiB."""
 
 
 class SandboxToolRequest(BaseModel):

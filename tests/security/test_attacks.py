@@ -1,5 +1,6 @@
-"""The attack suite: every case of attack_cases.ATTACKS, run under the strict policy and with
-the audit in report-only mode (the WebAssembly boundary alone).
+"""The attack suite: every case of attack_cases.ATTACKS, run under the strict policy, under the
+balanced policy (the default), and with the audit in report-only mode (the WebAssembly
+boundary alone).
 
 Each case asserts the status and exit code it must have, that it returned within its time
 bound, that the canary secret (host env var and file) neither leaked nor changed, that no
@@ -22,7 +23,7 @@ from host_probe import MIB, HostSnapshot, peak_rss_bytes, reset_peak_rss
 
 import sandbox_wasm as sw
 
-MODES = ("strict", "report-only")
+MODES = ("strict", "balanced", "report-only")
 BLOCKED = Expect("blocked", 1, error=("SecurityViolation",), stdout="")
 
 # Host-side allowances on a loaded 2-core CI machine. The guest's own time is held to the
@@ -46,7 +47,7 @@ def _params() -> list[object]:
         for mode in MODES:
             marks = []
             # A known weakness fails only where the code actually runs.
-            runs = mode == "report-only" or attack.audit != "blocks"
+            runs = mode != "strict" or attack.audit != "blocks"
             if attack.xfail and runs:
                 marks.append(pytest.mark.xfail(strict=True, reason=attack.xfail))
             params.append(pytest.param(attack, mode, id=f"{attack.category}-{attack.id}-{mode}",
@@ -55,18 +56,39 @@ def _params() -> list[object]:
 
 
 @pytest.fixture(scope="module")
-def boxes(sandbox: sw.Sandbox, open_sandbox: sw.Sandbox) -> dict[str, sw.Sandbox]:
-    assert sandbox.policy.mode == "enforce" and open_sandbox.policy.mode == "report"
-    # Warm both paths so that lazily created engine threads and caches exist before the
+def boxes(
+    sandbox: sw.Sandbox, balanced_sandbox: sw.Sandbox, open_sandbox: sw.Sandbox
+) -> dict[str, sw.Sandbox]:
+    assert sandbox.policy == sw.STRICT_POLICY and balanced_sandbox.policy == sw.BALANCED_POLICY
+    assert open_sandbox.policy.mode == "report"
+    # Warm every path so that lazily created engine threads and caches exist before the
     # first case measures the host.
-    for box in (sandbox, open_sandbox):
+    for box in (sandbox, balanced_sandbox, open_sandbox):
         for _ in range(3):
             box.execute("print(1)")
-    return {"strict": sandbox, "report-only": open_sandbox}
+    return {"strict": sandbox, "balanced": balanced_sandbox, "report-only": open_sandbox}
 
 
-def _expected(attack: Attack, mode: str) -> Expect:
-    if mode == "strict" and attack.audit == "blocks" and attack.sandbox.raises is None:
+@pytest.fixture(scope="module")
+def auditor() -> sw.Sandbox:
+    """Audits (never runs) with the balanced policy, for any accepted source size."""
+    return sw.Sandbox(policy=sw.BALANCED_POLICY, limits=sw.Limits(max_source_bytes=1 << 20))
+
+
+def _balanced_blocks(box: sw.Sandbox, code: str | bytes) -> bool:
+    try:
+        report = box.audit(code)
+    except sw.InvalidRequestError:
+        return False
+    return report.syntax_valid and report.safety_verdict == "blocked"
+
+
+def _expected(attack: Attack, mode: str, balanced_blocks: bool) -> Expect:
+    if attack.sandbox.raises is not None:
+        return attack.sandbox
+    if mode == "strict" and attack.audit == "blocks":
+        return BLOCKED
+    if mode == "balanced" and balanced_blocks:
         return BLOCKED
     return attack.sandbox
 
@@ -132,6 +154,14 @@ def _assert_audit(result: sw.ExecutionResult, attack: Attack, mode: str) -> None
     if result.status == "syntax_error":
         return
     verdict, findings = result.audit.safety_verdict, result.audit.flagged_calls
+    if mode == "balanced":
+        # Balanced never refuses what strict lets through; what it refuses it explains.
+        if attack.audit != "blocks":
+            assert verdict == "safe", f"balanced flags what strict allows: {findings}"
+        assert (verdict == "blocked") == bool(findings)
+        if result.status == "blocked":
+            assert result.metrics.fuel_consumed == 0 and result.stdout == ""
+        return
     if attack.audit == "blocks":
         assert findings, "the audit was expected to flag this attack"
         assert verdict == ("blocked" if mode == "strict" else "flagged")
@@ -149,6 +179,7 @@ def test_attack(
     attack: Attack,
     mode: str,
     boxes: dict[str, sw.Sandbox],
+    auditor: sw.Sandbox,
     canary: Canary,
     listener: Listener,
 ) -> None:
@@ -157,7 +188,8 @@ def test_attack(
                 canary_env=canary.env, port=listener.port)
     limits = {"timeout_ms": DEFAULT_TIMEOUT_MS, **attack.limits}
     memory_mb = int(limits.get("memory_mb", sw.Limits().memory_mb))
-    expect = _expected(attack, mode)
+    balanced_blocks = mode == "balanced" and _balanced_blocks(auditor, code)
+    expect = _expected(attack, mode, balanced_blocks)
     canary_before = canary.state()
     before = HostSnapshot.take()
     reset_peak_rss()

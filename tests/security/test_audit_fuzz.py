@@ -43,7 +43,8 @@ def fuzz_settings(default: int) -> settings:
 @pytest.fixture(scope="module")
 def auditor() -> sw.Sandbox:
     """The default runtime with the strict policy, small limits for the probes it runs."""
-    box = sw.Sandbox(limits=sw.Limits(timeout_ms=2_000, max_source_bytes=64 * 1024))
+    box = sw.Sandbox(policy=sw.STRICT_POLICY,
+                     limits=sw.Limits(timeout_ms=2_000, max_source_bytes=64 * 1024))
     box.warm_up()
     return box
 
