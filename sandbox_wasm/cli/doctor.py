@@ -69,7 +69,7 @@ class Doctor:
 
     def __init__(self, python_runtime: str | None = None, samples: int = 20) -> None:
         self.samples = samples
-        self.strict = Sandbox(python_runtime=python_runtime)
+        self.default = Sandbox(python_runtime=python_runtime)
         self.open = Sandbox(policy=REPORT_ONLY_POLICY, python_runtime=python_runtime)
         self.checks: list[Check] = []
 
@@ -108,7 +108,7 @@ class Doctor:
     # -- the checks ---------------------------------------------------------------------
     def check_runtime(self) -> tuple[str, dict[str, object]]:
         # Loading verifies the pinned input and the variant in use (raises with a fix hint).
-        info = self.strict.runtime_info
+        info = self.default.runtime_info
         plain = runtime_dir() / PYTHON_WASM_NAME
         pinned = file_sha256(plain) if plain.is_file() else "missing"
         _expect(pinned == PYTHON_WASM_SHA256,
@@ -119,7 +119,7 @@ class Doctor:
                 f"(pinned input {pinned[:16]}... verified) wasmtime {info.wasmtime}"), data
 
     def check_hello(self) -> tuple[str, dict[str, object]]:
-        result = self.strict.execute("print('hello from the sandbox')")
+        result = self.default.execute("print('hello from the sandbox')")
         _expect(result.status == "succeeded" and result.stdout == "hello from the sandbox\n",
                 _describe(result))
         return f"{result.metrics.fuel_consumed:,} fuel", {"fuel": result.metrics.fuel_consumed}
@@ -128,7 +128,7 @@ class Doctor:
         walls, guest = [], []
         for i in range(self.samples):
             started = time.perf_counter()
-            result = self.strict.execute(f"print({i})")
+            result = self.default.execute(f"print({i})")
             walls.append((time.perf_counter() - started) * 1000)
             guest.append(result.metrics.execution_time_ms)
             _expect(result.stdout == f"{i}\n", _describe(result))
@@ -140,13 +140,13 @@ class Doctor:
                 f"({len(walls)} runs)"), data
 
     def check_deadline_loop(self) -> tuple[str, dict[str, object]]:
-        result = self.strict.execute("while True:\n    pass", timeout_ms=300)
+        result = self.default.execute("while True:\n    pass", timeout_ms=300)
         _within_deadline(result, 300)
         ms = result.metrics.execution_time_ms
         return f"busy loop stopped after {ms:.0f} ms (deadline 300 ms)", {"stopped_ms": ms}
 
     def check_deadline_sleep(self) -> tuple[str, dict[str, object]]:
-        result = self.strict.execute("import time\ntime.sleep(3600)", timeout_ms=300)
+        result = self.default.execute("import time\ntime.sleep(3600)", timeout_ms=300)
         _within_deadline(result, 300)
         ms = result.metrics.execution_time_ms
         return f"time.sleep(3600) stopped after {ms:.0f} ms (deadline 300 ms)", {"stopped_ms": ms}
@@ -155,7 +155,7 @@ class Doctor:
         # The budget bounds the user's code; start-up and the audit have their own budget
         # and are reported on top.
         budget = 100_000_000
-        result = self.strict.execute("i = 0\nwhile True:\n    i += 1",
+        result = self.default.execute("i = 0\nwhile True:\n    i += 1",
                                      limits={"fuel": budget, "timeout_ms": 10_000})
         _expect(result.status == "fuel_exhausted" and result.exit_code == 124,
                 _describe(result))
@@ -176,7 +176,7 @@ class Doctor:
         for budget in budgets:
             best = float("inf")
             for _ in range(2):
-                result = self.strict.execute("i = 0\nwhile True:\n    i += 1",
+                result = self.default.execute("i = 0\nwhile True:\n    i += 1",
                                              limits={"fuel": budget, "timeout_ms": 30_000})
                 _expect(result.status == "fuel_exhausted", _describe(result))
                 best = min(best, result.metrics.execution_time_ms / 1000)
@@ -196,7 +196,7 @@ class Doctor:
     def check_memory(self) -> tuple[str, dict[str, object]]:
         cap_mb = 64
         code = "chunks = []\nwhile True:\n    chunks.append(bytearray(1 << 20))"
-        result = self.strict.execute(code, memory_mb=cap_mb, timeout_ms=10_000)
+        result = self.default.execute(code, memory_mb=cap_mb, timeout_ms=10_000)
         contained = (
             (result.status == "failed" and result.error is not None
              and result.error.type == "MemoryError")
@@ -326,10 +326,11 @@ class Doctor:
         return "no module, builtin or global state survives an execution", {}
 
     def check_audit(self) -> tuple[str, dict[str, object]]:
-        result = self.strict.execute("import os\nprint(os.listdir('/'))")
+        result = self.default.execute("import os\nprint(os.listdir('/'))")
         _expect(result.status == "blocked" and result.exit_code == 1 and result.stdout == "",
                 _describe(result))
-        return "strict policy refuses `import os` before running it", {}
+        policy = self.default.policy.name
+        return f"the default ({policy}) policy refuses `import os` before running it", {}
 
 
 def _print_text(checks: Sequence[Check]) -> None:
