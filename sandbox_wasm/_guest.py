@@ -94,6 +94,9 @@ BALANCED_TABLES = {
     "allowed_modules": tuple(BALANCED_ALLOWED_MODULES),
     "literal_calls": LITERAL_ATTRIBUTE_CALLS,
     "sys_attributes": tuple(BALANCED_SYS_ATTRIBUTES),
+    # `x.f()` is a call into a blocked module only when `x` is bound by an import: a
+    # variable that happens to be called `resource` reaches nothing.
+    "import_bound_calls": True,
 }
 
 # The wire protocol between this bootstrap and the host. The host imports these names, so
@@ -155,6 +158,7 @@ def _facts(source):
     seen = {}
     call_targets = set()
     sys_bases = set()
+    bound = set()  # names bound by an import statement anywhere in the source
 
     def add(kind, name, node):
         if len(name) > _MAX_NAME:
@@ -183,12 +187,14 @@ def _facts(source):
         kind = type(node)
         if kind is _ast.Import:
             for alias in node.names:
+                bound.add(alias.asname or alias.name.split(".")[0])
                 add("import", alias.name, node)
                 if alias.name == "sys" and alias.asname not in (None, "sys"):
                     add("import_alias", "sys", node)
         elif kind is _ast.ImportFrom:
             base = "." * node.level + (node.module or "")
             for alias in node.names:
+                bound.add(alias.asname or alias.name)
                 add("import", base + "." + alias.name if node.module else base + alias.name, node)
         elif kind is _ast.Call:
             if isinstance(node.func, _ast.Name):
@@ -211,6 +217,10 @@ def _facts(source):
                 add("sys_value", "sys", node)
         elif kind is _ast.Constant and isinstance(node.value, str) and "__" in node.value:
             add("string", node.value[:_MAX_NAME], node)
+    # A dotted call whose first name no import binds (a local variable, a parameter).
+    for index, fact in enumerate(facts):
+        if fact[0] == "call" and "." in fact[1] and fact[1].split(".", 1)[0] not in bound:
+            facts[index] = ("unbound_call", *fact[1:])
     if len(facts) >= MAX_FACTS:
         del facts[MAX_FACTS:]
         return {"facts": facts, "facts_truncated": True}, code
@@ -270,6 +280,10 @@ def judge_fact(tables, kind, name):
         if name in tables["literal_calls"]:
             return []
         kind = "call"
+    if kind == "unbound_call":
+        if tables["import_bound_calls"]:
+            return []  # its first name is no module: it cannot reach one by that name
+        kind = "call"
     if kind == "call":
         parts = name.split(".")
         last = parts[-1]
@@ -320,6 +334,7 @@ def tables_from_json(data):
         "blocked_attributes": frozenset(data["blocked_attributes"]),
         "blocked_names": frozenset(data["blocked_names"]),
         "literal_calls": frozenset(data.get("literal_calls") or ()),
+        "import_bound_calls": bool(data.get("import_bound_calls")),
         "sys_attributes": (
             None if data.get("sys_attributes") is None else frozenset(data["sys_attributes"])
         ),

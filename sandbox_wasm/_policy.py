@@ -42,6 +42,9 @@ class AuditPolicy(BaseModel):
     #: The attributes of `sys` code may use (`import sys` is then allowed and every other
     #: use of `sys` is flagged); None judges `sys` as a module like any other.
     sys_attributes: frozenset[str] | None = None
+    #: Judge `x.f()` as a call into module `x` only when an import binds `x` (a variable
+    #: that happens to share a blocked module's name reaches nothing).
+    import_bound_calls: bool = False
 
     def with_mode(self, mode: Literal["enforce", "report"]) -> AuditPolicy:
         """This policy with another mode (e.g. `"report"` to list findings and still run)."""
@@ -60,6 +63,7 @@ BALANCED_POLICY = AuditPolicy(
     allowed_modules=frozenset(BALANCED_TABLES["allowed_modules"]),
     literal_attribute_calls=frozenset(BALANCED_TABLES["literal_calls"]),
     sys_attributes=frozenset(BALANCED_TABLES["sys_attributes"]),
+    import_bound_calls=bool(BALANCED_TABLES["import_bound_calls"]),
 )
 #: The strict lists, reported but not enforced: the sandbox alone contains the code.
 REPORT_ONLY_POLICY = STRICT_POLICY.with_mode("report").model_copy(update={"name": "report-only"})
@@ -85,6 +89,7 @@ def policy_tables(policy: AuditPolicy) -> dict[str, object]:
         "blocked_names": sorted(policy.blocked_names),
         "dunder_strings": policy.flag_dunder_strings,
         "literal_calls": sorted(policy.literal_attribute_calls),
+        "import_bound_calls": policy.import_bound_calls,
         "sys_attributes": (
             None if policy.sys_attributes is None else sorted(policy.sys_attributes)
         ),

@@ -163,7 +163,9 @@ BALANCED_SAFE = [
     pytest.param("import sys\ndef main():\n    return 0\nsys.exit(main())", id="sys-exit-main"),
     pytest.param("import sys\nprint(sys.argv, sys.maxsize)", id="argv-maxsize"),
     pytest.param("from sys import stdout, version_info", id="from-sys-safe"),
-    pytest.param("import logging, argparse, ipaddress, pprint, queue", id="newly-allowed"),
+    pytest.param("import logging, argparse, ipaddress, pprint, queue, sys", id="newly-allowed"),
+    pytest.param("import sys\nfor resource in []:\n    resource.close()",
+                 id="variable-named-resource"),
 ]
 
 BALANCED_BLOCKED = [
@@ -171,7 +173,10 @@ BALANCED_BLOCKED = [
     pytest.param("getattr(obj, '__class__')", ("call", "getattr"), id="getattr-dunder"),
     pytest.param("getattr(obj, 'a' + 'b')", ("call", "getattr"), id="getattr-expression"),
     pytest.param("f = getattr", ("name", "getattr"), id="getattr-as-value"),
-    pytest.param("builtins.getattr(o, 'x')", ("call", "builtins.getattr"), id="builtins-getattr"),
+    pytest.param("import builtins\nbuiltins.getattr(o, 'x')", ("call", "builtins.getattr"),
+                 id="builtins-getattr"),
+    pytest.param("import resource as r\nr.getrlimit(0)", ("import", "resource"),
+                 id="aliased-blocked-module"),
     pytest.param("import sys\nsys.modules", ("attribute", "sys.modules"), id="sys-modules"),
     pytest.param("import sys\nsys._getframe()", ("attribute", "sys._getframe"), id="getframe"),
     pytest.param("import sys\nsys.path.append('x')", ("attribute", "sys.path"), id="sys-path"),
