@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from ._errors import InvalidRequestError
 from ._guest import (
     BALANCED_TABLES,
     BUILTIN_POLICY_LINES,
@@ -75,6 +76,22 @@ DEFAULT_POLICY = BALANCED_POLICY
 PRESETS: dict[str, AuditPolicy] = {
     "balanced": BALANCED_POLICY, "strict": STRICT_POLICY, "report": REPORT_ONLY_POLICY,
 }
+PolicyLike = AuditPolicy | Literal["balanced", "strict", "report"]
+
+
+def resolve_policy(policy: AuditPolicy | str | None, default: AuditPolicy) -> AuditPolicy:
+    """A policy given as an `AuditPolicy` or a preset's name ("balanced", "strict",
+    "report"); `default` when None."""
+    if policy is None:
+        return default
+    if isinstance(policy, AuditPolicy):
+        return policy
+    if isinstance(policy, str) and policy in PRESETS:
+        return PRESETS[policy]
+    raise InvalidRequestError(
+        f"unknown policy {policy!r} (expected an AuditPolicy or one of "
+        f"{', '.join(PRESETS)})", field="policy",
+    )
 
 
 def policy_tables(policy: AuditPolicy) -> dict[str, object]:

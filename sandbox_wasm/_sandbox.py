@@ -35,7 +35,7 @@ from ._models import (
     TimeoutProfile,
 )
 from ._outcome import ResultBuilder, runtime_info
-from ._policy import DEFAULT_POLICY, AuditPolicy, policy_line
+from ._policy import DEFAULT_POLICY, PolicyLike, policy_line, resolve_policy
 from ._request import audit_budget, check_language, coerce_source, resolve_limits
 
 # A plain runtime starts the interpreter and runs the bootstrap on every execution; a
@@ -67,12 +67,12 @@ class Sandbox:
     def __init__(
         self,
         *,
-        policy: AuditPolicy | None = None,
+        policy: PolicyLike | None = None,
         limits: Limits | None = None,
         runtime_directory: Path | str | None = None,
         python_runtime: str | None = None,
     ) -> None:
-        self.policy = policy or DEFAULT_POLICY
+        self.policy = resolve_policy(policy, DEFAULT_POLICY)
         self.limits = limits or Limits()
         self._runtime_directory = Path(runtime_directory) if runtime_directory else None
         self._python_variant = python_runtime
@@ -151,9 +151,10 @@ class Sandbox:
         memory_mb: int | None = None,
         limits: Limits | dict[str, object] | None = None,
         profile: TimeoutProfile | str | None = None,
-        policy: AuditPolicy | None = None,
+        policy: PolicyLike | None = None,
     ) -> ExecutionResult:
         """Audit `code`, run it in a fresh instance if allowed, and return the result.
+        `policy` (an `AuditPolicy` or a preset's name) overrides the sandbox's for this call.
 
         Raises InvalidRequestError (or SourceTooLargeError) for invalid input and
         RuntimeNotFoundError / RuntimeIntegrityError when the runtime is unusable; anything
@@ -172,7 +173,7 @@ class Sandbox:
         # One fresh instance audits and then runs: the guest parses the source, writes its
         # audit answer before any user code runs, and runs the code only if the policy
         # (judged by the same function as on the host) allows it.
-        policy = policy or self.policy
+        policy = resolve_policy(policy, self.policy)
         payload = b"\n".join((MODE_EXEC, policy_line(policy), source.encode("utf-8")))
         outcome = program.run(payload, effective, audit_budget=audit_budget(effective.memory_mb))
         return result.from_python_run(outcome, policy)
@@ -196,11 +197,11 @@ class Sandbox:
         return await asyncio.to_thread(self.execute, code, **options)  # type: ignore[arg-type]
 
     # -- audit only ----------------------------------------------------------------------
-    def audit(self, code: str | bytes, *, policy: AuditPolicy | None = None) -> AuditReport:
+    def audit(self, code: str | bytes, *, policy: PolicyLike | None = None) -> AuditReport:
         """Parse `code` with the guest's 3.12 grammar and apply the policy. Runs nothing
         of `code`; raises InvalidRequestError for unusable input."""
         source = coerce_source(code, self.limits.max_source_bytes)
-        return build_report(policy or self.policy, self._guest_facts(source))
+        return build_report(resolve_policy(policy, self.policy), self._guest_facts(source))
 
     def _guest_facts(self, source: str) -> dict[str, object]:
         key = hashlib.sha256(source.encode("utf-8")).hexdigest()
@@ -256,7 +257,7 @@ def execute(
     memory_mb: int | None = None,
     limits: Limits | dict[str, object] | None = None,
     profile: TimeoutProfile | str | None = None,
-    policy: AuditPolicy | None = None,
+    policy: PolicyLike | None = None,
 ) -> ExecutionResult:
     """Audit and run `code` in a fresh sandbox instance; see `Sandbox.execute`."""
     return default_sandbox().execute(
@@ -265,6 +266,6 @@ def execute(
     )
 
 
-def audit(code: str | bytes, *, policy: AuditPolicy | None = None) -> AuditReport:
+def audit(code: str | bytes, *, policy: PolicyLike | None = None) -> AuditReport:
     """Audit `code` without running it; see `Sandbox.audit`."""
     return default_sandbox().audit(code, policy=policy)

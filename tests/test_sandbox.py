@@ -322,6 +322,7 @@ def test_sandbox_closes_deterministically() -> None:
     pytest.param(lambda: sw.execute("print(1)\x00"), "source", id="null-byte"),
     pytest.param(lambda: sw.execute("#" * 40_000), "source", id="too-large"),
     pytest.param(lambda: sw.execute("print(1)", profile="slow"), "profile", id="profile"),
+    pytest.param(lambda: sw.execute("print(1)", policy="lenient"), "policy", id="policy"),
 ])
 def test_invalid_requests_name_their_field(call: object, field: str) -> None:
     with pytest.raises(sw.InvalidRequestError) as caught:
@@ -355,3 +356,14 @@ def test_a_finaliser_that_never_returns_times_out(sandbox: sw.Sandbox) -> None:
         "x = Spin()\n"
     result = sandbox.execute(code, timeout_ms=500)
     assert (result.status, result.exit_code) == ("timeout", 124)
+
+
+def test_policies_by_preset_name() -> None:
+    assert sw.execute("import sys\nsys.exit(0)", policy="strict").status == "blocked"
+    assert sw.execute("import sys\nsys.exit(0)", policy="balanced").status == "succeeded"
+    assert sw.execute("import os\nprint('ran')", policy="report").stdout == "ran\n"
+    assert sw.Sandbox(policy="strict").policy == sw.STRICT_POLICY
+    assert sw.audit("import sys", policy="report").safety_verdict == "flagged"
+    assert [r.status for r in sw.execute_many(["import sys"], policy="strict", workers=1)] == [
+        "blocked"
+    ]

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from .._errors import InvalidRequestError
 from .._models import Limits
-from .._policy import DEFAULT_POLICY, AuditPolicy
+from .._policy import DEFAULT_POLICY, AuditPolicy, PolicyLike, resolve_policy
 from .._request import validate_limits
 from .._system import usable_cpus
 from ._items import BatchResult, InvalidRequest, Job, RequestLike, prepare
@@ -28,7 +28,7 @@ def execute_many(
     backend: Backend = "local",
     workers: int | None = None,
     ray_address: str | None = None,
-    policy: AuditPolicy | None = None,
+    policy: PolicyLike | None = None,
     limits: Limits | Mapping[str, Any] | None = None,
     max_pending: int | None = None,
 ) -> Iterator[BatchResult]:
@@ -64,7 +64,7 @@ def execute_many(
         raise InvalidRequestError("ray_address is only used with backend='ray'")
     base = Limits() if limits is None else validate_limits(limits)
     defaults = base.model_dump(exclude_unset=True)
-    policy = policy or DEFAULT_POLICY
+    policy = resolve_policy(policy, DEFAULT_POLICY)
     if backend == "ray":
         import_ray()
     items = (prepare(index, item, defaults) for index, item in enumerate(requests))
