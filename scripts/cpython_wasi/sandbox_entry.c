@@ -1,0 +1,277 @@
+/* Entry points of the sandbox-wasm CPython for WASI (linked into python-sandbox.wasm, a
+ * reactor module, by scripts/cpython_wasi/build.py; no binary patching).
+ *
+ *   sandbox_init    Wizer's init function. Runs once at build time with ONE preopen, /init,
+ *                   holding stdlib.blob (every stdlib module, precompiled), stdlib_finder.py
+ *                   and guest.py (sandbox_wasm/_guest.py). It initialises the interpreter
+ *                   isolated (no site, no environment, unbuffered stdio, hash seed 0), with
+ *                   an import system that never touches a filesystem: the core is initialised
+ *                   first, the in-memory stdlib finder is installed, then the main phase
+ *                   (encodings, stdio) imports from it. sys.argv is ["python",
+ *                   "--snapshot-init"] and the guest bootstrap runs as __main__ as
+ *                   `python -c <source> --snapshot-init` would run it. Finally the preopen
+ *                   table is reset, so the snapshot holds no trace of /init.
+ *   sandbox_resume  The entry of every run of the snapshot: calls serve() of __main__;
+ *                   proc_exit(0) if it returns, proc_exit(1) if it raises (serve() normally
+ *                   ends the process itself with os._exit).
+ *
+ * While sandbox_init runs, random_get and clock_time_get are answered deterministically
+ * (the link wraps wasi-libc's __wasi_random_get / __wasi_clock_time_get), so two builds of
+ * the snapshot from the same inputs are byte-identical. At run time both go to the host.
+ */
+#define PY_SSIZE_T_CLEAN
+#include "Python.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wasi/api.h>
+
+#define INIT_DIR "/init"
+
+/* CPython 3.13 allows 5000 levels of C recursion on WASI ("based on wasmtime 16", i.e. tests
+ * run with --wasm max-wasm-stack=8388608). With wasmtime's default max_wasm_stack (512 KiB of
+ * native stack, what sandbox-wasm uses) a __getattr__ recursion exhausts the native stack
+ * after ~400 levels, a wasm trap instead of a RecursionError. The budget below makes such
+ * recursion raise RecursionError first (measured in LOG.md). */
+#ifndef SANDBOX_C_RECURSION_LIMIT
+#define SANDBOX_C_RECURSION_LIMIT 450
+#endif
+
+/* 1 until sandbox_init returns: also covers the constructors that run before it (wasi-libc's
+ * clock() start time), since the flag is static data of the module. */
+static int sandbox_in_init = 1;
+static uint64_t det_random_state = 0x5A17B0B5DEADBEEFull;
+static __wasi_timestamp_t det_clock = 0;
+
+__wasi_errno_t __real___wasi_random_get(uint8_t *buf, __wasi_size_t buf_len);
+__wasi_errno_t __real___wasi_clock_time_get(__wasi_clockid_t id, __wasi_timestamp_t precision,
+                                            __wasi_timestamp_t *time);
+
+__wasi_errno_t __wrap___wasi_random_get(uint8_t *buf, __wasi_size_t buf_len) {
+    if (!sandbox_in_init) {
+        return __real___wasi_random_get(buf, buf_len);
+    }
+    for (__wasi_size_t i = 0; i < buf_len; i++) { /* xorshift64* */
+        det_random_state ^= det_random_state >> 12;
+        det_random_state ^= det_random_state << 25;
+        det_random_state ^= det_random_state >> 27;
+        buf[i] = (uint8_t)((det_random_state * 0x2545F4914F6CDD1Dull) >> 56);
+    }
+    return 0;
+}
+
+__wasi_errno_t __wrap___wasi_clock_time_get(__wasi_clockid_t id, __wasi_timestamp_t precision,
+                                            __wasi_timestamp_t *time) {
+    if (!sandbox_in_init) {
+        return __real___wasi_clock_time_get(id, precision, time);
+    }
+    /* A clock that starts at 0 and advances 1 us per reading. The monotonic clock of a
+     * wasmtime instance also starts near 0, so clock()'s start time stays sensible. */
+    det_clock += 1000;
+    *time = det_clock;
+    return 0;
+}
+
+/* Constructors (wasi-libc's among them) run from the reactor's _initialize. Whether the
+ * Wizer driver calls _initialize before the init function or not, they run exactly once. */
+void __wasm_call_ctors(void);
+static int sandbox_ctors_ran = 0;
+__attribute__((constructor)) static void sandbox_mark_ctors(void) { sandbox_ctors_ran = 1; }
+
+/* wasi-libc: forget the preopened directories (of the init run). */
+void __wasilibc_reset_preopens(void);
+
+static void fail(const char *what) {
+    fprintf(stderr, "sandbox_init: %s\n", what);
+    fflush(stderr);
+    __builtin_trap();
+}
+
+static void check(PyStatus status, const char *what) {
+    if (PyStatus_Exception(status)) {
+        fprintf(stderr, "sandbox_init: %s: %s%s%s\n", what,
+                status.func ? status.func : "", status.func ? ": " : "",
+                status.err_msg ? status.err_msg : "(no message)");
+        fflush(stderr);
+        __builtin_trap();
+    }
+}
+
+/* The whole file in one exact-size allocation (no realloc garbage left in the snapshot). */
+static char *read_file(const char *path, size_t *size_out) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        fprintf(stderr, "sandbox_init: cannot open %s\n", path);
+        fail("missing init file");
+    }
+    if (fseek(f, 0, SEEK_END) != 0) {
+        fail("cannot seek in an init file");
+    }
+    long size = ftell(f);
+    if (size < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fail("cannot size an init file");
+    }
+    char *buf = malloc((size_t)size + 1);
+    if (buf == NULL) {
+        fail("out of memory reading an init file");
+    }
+    if (fread(buf, 1, (size_t)size, f) != (size_t)size) {
+        fail("short read on an init file");
+    }
+    fclose(f);
+    buf[size] = '\0';
+    if (size_out != NULL) {
+        *size_out = (size_t)size;
+    }
+    return buf;
+}
+
+static void free_zeroed(char *buf) {
+    /* Freed memory is not zeroed by malloc: zero it so that it adds nothing to the
+     * snapshot's data segments. */
+    memset(buf, 0, strlen(buf));
+    free(buf);
+}
+
+/* Exec stdlib_finder.py as the module _sandbox_stdlib, then call its install(blob) with a
+ * read-only memoryview of stdlib.blob. The blob stays in this one allocation for the life
+ * of the interpreter (the finder decompresses modules straight out of it): no copy. */
+static void install_stdlib_finder(void) {
+    char *source = read_file(INIT_DIR "/stdlib_finder.py", NULL);
+    size_t blob_size = 0;
+    char *blob = read_file(INIT_DIR "/stdlib.blob", &blob_size);
+
+    PyObject *module = PyImport_AddModule("_sandbox_stdlib"); /* borrowed */
+    if (module == NULL) {
+        PyErr_Print();
+        fail("cannot create _sandbox_stdlib");
+    }
+    PyObject *globals = PyModule_GetDict(module);
+    if (PyDict_SetItemString(globals, "__builtins__", PyEval_GetBuiltins()) < 0) {
+        PyErr_Print();
+        fail("cannot set __builtins__");
+    }
+    PyObject *code = Py_CompileString(source, "<sandbox_stdlib>", Py_file_input);
+    free_zeroed(source);
+    if (code == NULL) {
+        PyErr_Print();
+        fail("stdlib_finder.py does not compile");
+    }
+    PyObject *result = PyEval_EvalCode(code, globals, globals);
+    Py_DECREF(code);
+    if (result == NULL) {
+        PyErr_Print();
+        fail("stdlib_finder.py raised");
+    }
+    Py_DECREF(result);
+    PyObject *view = PyMemoryView_FromMemory(blob, (Py_ssize_t)blob_size, PyBUF_READ);
+    if (view == NULL) {
+        PyErr_Print();
+        fail("cannot wrap the stdlib blob");
+    }
+    result = PyObject_CallMethod(module, "install", "O", view);
+    Py_DECREF(view);
+    if (result == NULL) {
+        PyErr_Print();
+        fail("_sandbox_stdlib.install() raised");
+    }
+    Py_DECREF(result);
+}
+
+__attribute__((export_name("sandbox_init"))) void sandbox_init(void) {
+    PyStatus status;
+    if (!sandbox_ctors_ran) {
+        __wasm_call_ctors();
+    }
+
+    PyPreConfig preconfig;
+    PyPreConfig_InitIsolatedConfig(&preconfig);
+    preconfig.utf8_mode = 1;
+    check(Py_PreInitialize(&preconfig), "Py_PreInitialize");
+
+    PyConfig config;
+    PyConfig_InitIsolatedConfig(&config);
+    /* python -I -S -u, hash seed 0 */
+    config.site_import = 0;
+    config.user_site_directory = 0;
+    config.use_environment = 0;
+    config.buffered_stdio = 0;
+    config.use_hash_seed = 1;
+    config.hash_seed = 0;
+    config.write_bytecode = 0;
+    config.install_signal_handlers = 1; /* as the python CLI does */
+    config.use_frozen_modules = 1;
+    config.pathconfig_warnings = 0;
+    config.parse_argv = 0;
+    config.safe_path = 1;
+    /* No filesystem search path: every module comes from built-ins, frozen modules or the
+     * in-memory stdlib. prefix & co. are set so that getpath computes nothing. */
+    config.module_search_paths_set = 1;
+    check(PyConfig_SetString(&config, &config.program_name, L"python"), "program_name");
+    check(PyConfig_SetString(&config, &config.executable, L"/usr/local/bin/python3.13"),
+          "executable");
+    check(PyConfig_SetString(&config, &config.home, L"/usr/local"), "home");
+    check(PyConfig_SetString(&config, &config.prefix, L"/usr/local"), "prefix");
+    check(PyConfig_SetString(&config, &config.exec_prefix, L"/usr/local"), "exec_prefix");
+    check(PyConfig_SetString(&config, &config.base_prefix, L"/usr/local"), "base_prefix");
+    check(PyConfig_SetString(&config, &config.base_exec_prefix, L"/usr/local"),
+          "base_exec_prefix");
+    char *argv[] = {"python", "--snapshot-init"};
+    check(PyConfig_SetBytesArgv(&config, 2, argv), "argv");
+    /* Core phase first: builtin and frozen importers only; the stdlib finder is installed
+     * before the main phase imports encodings and io. */
+    config._init_main = 0;
+    status = Py_InitializeFromConfig(&config);
+    PyConfig_Clear(&config);
+    check(status, "Py_InitializeFromConfig (core)");
+
+    install_stdlib_finder();
+    check(_Py_InitializeMain(), "_Py_InitializeMain");
+
+    /* The guest bootstrap, as `python -c <source> --snapshot-init` runs it. */
+    char *guest = read_file(INIT_DIR "/guest.py", NULL);
+    PyCompilerFlags cf = _PyCompilerFlags_INIT;
+    cf.cf_flags |= PyCF_IGNORE_COOKIE;
+    if (PyRun_SimpleStringFlags(guest, &cf) != 0) {
+        fail("the guest bootstrap raised (traceback above)");
+    }
+    free_zeroed(guest);
+    PyObject *main_module = PyImport_AddModule("__main__"); /* borrowed */
+    if (main_module == NULL || !PyObject_HasAttrString(main_module, "serve")) {
+        fail("the guest bootstrap defines no serve()");
+    }
+
+    /* Every run starts at this depth (no frame is active here), so this is the budget. */
+    PyThreadState_Get()->c_recursion_remaining = SANDBOX_C_RECURSION_LIMIT;
+
+    /* Nothing of the init run's filesystem survives into the snapshot. */
+    __wasilibc_reset_preopens();
+    sandbox_in_init = 0;
+}
+
+__attribute__((export_name("sandbox_resume"))) void sandbox_resume(void) {
+    PyObject *main_module = PyImport_AddModule("__main__"); /* borrowed */
+    PyObject *serve = main_module ? PyObject_GetAttrString(main_module, "serve") : NULL;
+    PyObject *result = serve ? PyObject_CallNoArgs(serve) : NULL;
+    Py_XDECREF(serve);
+    int code = 0;
+    if (result == NULL) {
+        code = 1;
+        if (PyErr_ExceptionMatches(PyExc_SystemExit)) {
+            PyErr_Clear(); /* PyErr_Print would finalise the interpreter */
+        } else {
+            PyErr_Print();
+        }
+    }
+    Py_XDECREF(result);
+    PyObject *out = PySys_GetObject("stdout"); /* borrowed */
+    if (out != NULL && out != Py_None) {
+        PyObject *r = PyObject_CallMethod(out, "flush", NULL);
+        if (r == NULL) {
+            PyErr_Clear();
+        }
+        Py_XDECREF(r);
+    }
+    __wasi_proc_exit(code);
+}
