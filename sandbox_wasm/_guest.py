@@ -4,7 +4,7 @@
 #   b"audit\n" + source
 #       parse with the guest's own 3.12 grammar; write the facts (the audit answer) to
 #       stdout, framed; run nothing.
-#   b"exec\n" + policy tables (JSON, or @strict:MODE) + b"\n" + source
+#   b"exec\n" + policy tables (JSON, or @strict:MODE / @balanced:MODE) + b"\n" + source
 #       audit as above and write the audit answer BEFORE any user code runs; then, unless
 #       the policy blocks it, run the source as __main__. The host recomputes the findings
 #       from the answer with `judge_fact`.
@@ -27,8 +27,9 @@ _PRELOAD = ("ast", "json", "traceback", "re", "math", "collections", "functools"
             "hashlib", "textwrap", "typing", "dataclasses", "enum", "fractions", "decimal",
             "heapq", "bisect", "copy", "pprint", "operator", "random")
 
-# The default ("strict") policy. The host's AuditPolicy takes its defaults from here, and a
-# pre-initialised snapshot keeps these tables ready, so the default policy costs no parsing.
+# The strict policy (the union of the product notes' lists). The host's AuditPolicy takes its
+# defaults from here, and a pre-initialised snapshot keeps these tables (and the balanced
+# ones below) ready, so a built-in policy costs no parsing.
 STRICT_TABLES = {
     "blocked_modules": (
         "os", "sys", "subprocess", "socket", "builtins", "shutil", "ctypes", "requests",
