@@ -400,12 +400,15 @@ def stage_fetch(ctx: Ctx) -> None:
                 got = Path(td) / spec["apt_file"]
             if not got.is_file():
                 raise BuildError(f"fetch {key}: {got.name} was not downloaded")
-            digest = sha256_file(got)
-            if digest != spec["sha256"]:
-                raise BuildError(
-                    f"fetch {key}: SHA-256 {digest} is not the pinned {spec['sha256']}"
-                )
+            check_pinned(f"fetch {key}", got, spec["sha256"])
             got.rename(dest)
+
+
+def check_pinned(label: str, path: Path, sha256: str) -> None:
+    """Refuse `path` unless its SHA-256 is the pinned one."""
+    digest = sha256_file(path)
+    if digest != sha256:
+        raise BuildError(f"{label}: SHA-256 {digest} is not the pinned {sha256}")
 
 
 def ok_input(ctx: Ctx, key: str) -> bool:
@@ -418,11 +421,7 @@ def stage_verify(ctx: Ctx) -> None:
         path = ctx.input_path(key)
         if not path.is_file():
             raise BuildError(f"input {key} ({path.name}) missing: run the fetch stage")
-        digest = sha256_file(path)
-        if digest != spec["sha256"]:
-            raise BuildError(
-                f"input {path.name}: SHA-256 {digest} is not the pinned {spec['sha256']}"
-            )
+        check_pinned(f"input {path.name}", path, spec["sha256"])
     log("verify: " + ", ".join(f"{k} ok" for k in INPUTS))
 
 
