@@ -1,5 +1,7 @@
 """Latency, cold start, CPU ratio, throughput and memory of sandbox-wasm, with baselines
 measured in the same run (these machines are noisy: compare ratios, not absolute times).
+"snapshot" rows run the default runtime (our CPython 3.13 snapshot); "vmware" rows the
+CPython 3.12 fallback snapshot, interleaved call by call with ours.
 
     .venv/bin/python benchmarks/latency.py [--quick]
 
@@ -21,6 +23,9 @@ import time
 from pathlib import Path
 
 import sandbox_wasm as sw
+from sandbox_wasm._guest import MODE_EXEC
+from sandbox_wasm._policy import policy_line
+from sandbox_wasm._request import audit_budget
 
 HERE = Path(__file__).resolve().parent
 HELLO = "print('hi')"
@@ -52,6 +57,47 @@ def timed(fn, n: int) -> dict[str, float]:  # type: ignore[no-untyped-def]
         "p95_ms": round(percentile(samples, 0.95), 3),
         "n": n,
     }
+
+
+def interleaved(first, second, n: int) -> tuple[dict[str, float], dict[str, float]]:  # type: ignore[no-untyped-def]
+    """Time two callables alternately, so a busy moment of the machine hits both alike."""
+    samples: tuple[list[float], list[float]] = ([], [])
+    for _ in range(n):
+        for fn, into in ((first, samples[0]), (second, samples[1])):
+            start = time.perf_counter()
+            fn()
+            into.append((time.perf_counter() - start) * 1000)
+    return tuple(  # type: ignore[return-value]
+        {"p50_ms": round(percentile(s, 0.5), 3), "p95_ms": round(percentile(s, 0.95), 3), "n": n}
+        for s in samples
+    )
+
+
+def smallest_memory_cap(box: sw.Sandbox) -> int:
+    """The smallest memory cap (whole MiB) at which print('hi') is audited and runs.
+
+    Below the public floor (`Limits.memory_mb >= 32`), so it drives the sandbox's guest
+    program directly with the request the library would send."""
+    program = box._program("python")
+    payload = b"\n".join((MODE_EXEC, policy_line(box.policy), HELLO.encode()))
+
+    def below_floor(limits: sw.Limits, memory_mb: int) -> sw.Limits:
+        return sw.Limits.model_construct(**{**limits.model_dump(), "memory_mb": memory_mb})
+
+    def starts(memory_mb: int) -> bool:
+        limits = below_floor(sw.Limits(), memory_mb)
+        budget = below_floor(audit_budget(sw.Limits().memory_mb), memory_mb)
+        outcome = program.run(payload, limits, audit_budget=budget)
+        return outcome.trap is None and outcome.exit_code == 0 and outcome.stdout_text == "hi\n"
+
+    low, high = 1, 64
+    while low < high:
+        middle = (low + high) // 2
+        if starts(middle):
+            high = middle
+        else:
+            low = middle + 1
+    return low
 
 
 def native_spawn(code: str) -> None:
@@ -98,24 +144,33 @@ def main() -> int:
     n = 50 if args.quick else 300
     report: dict[str, object] = {"python": sys.version.split()[0], "cpus": os.cpu_count()}
 
-    snapshot = sw.Sandbox(python_runtime="snapshot")
+    snapshot = sw.Sandbox()
+    vmware = sw.Sandbox(python_runtime="snapshot")
     plain = sw.Sandbox(python_runtime="plain")
     snapshot.warm_up("python", "javascript")
+    vmware.warm_up()
     plain.warm_up()
+    report["runtime"] = snapshot.runtime_info.model_dump()
     for _ in range(20):
         snapshot.execute(HELLO)
+        vmware.execute(HELLO)
 
     rows: dict[str, dict[str, float]] = {}
     few = 10 if args.quick else 40
     rows["native python3 -I -S -c spawn"] = timed(lambda: native_spawn(HELLO), few)
     rows["plain runtime print('hi')"] = timed(lambda: plain.execute(HELLO), few)
-    rows["snapshot print('hi')"] = timed(lambda: snapshot.execute(HELLO), n)
+    rows["snapshot print('hi')"], rows["vmware snapshot print('hi')"] = interleaved(
+        lambda: snapshot.execute(HELLO), lambda: vmware.execute(HELLO), n
+    )
     rows["snapshot json/re script"] = timed(lambda: snapshot.execute(JSON_RE), n)
     rows["snapshot blocked script"] = timed(lambda: snapshot.execute(BLOCKED), n)
     rows["javascript console.log(1)"] = timed(
         lambda: snapshot.execute("console.log(1)", language="javascript"), n
     )
     report["latency"] = rows
+    report["smallest_memory_cap_mb"] = {
+        "snapshot": smallest_memory_cap(snapshot), "vmware snapshot": smallest_memory_cap(vmware),
+    }
 
     with tempfile.TemporaryDirectory() as empty_cache:
         first = cold_start(empty_cache)  # compiles and fills the cache
@@ -167,6 +222,8 @@ def main() -> int:
     report["ratios"] = {
         "native_spawn / snapshot (p50)": round(native_p50 / hello["p50_ms"], 1),
         "plain / snapshot (p50)": round(plain_p50 / hello["p50_ms"], 1),
+        "vmware snapshot / snapshot (p50)": round(
+            rows["vmware snapshot print('hi')"]["p50_ms"] / hello["p50_ms"], 2),
         "snapshot p95 / p50": round(hello["p95_ms"] / hello["p50_ms"], 2),
     }
 
@@ -176,8 +233,8 @@ def main() -> int:
     for key in ("first_run_with_compile_ms", "cold_start_warm_cache_ms",
                 "native_interpreter_start_ms"):
         print(f"{key:38} {report[key]:9}")
-    for section in ("cpu_bound_s", "javascript_cpu_loop_s", "throughput_per_s", "rss_mb",
-                    "ratios"):
+    for section in ("smallest_memory_cap_mb", "cpu_bound_s", "javascript_cpu_loop_s",
+                    "throughput_per_s", "rss_mb", "ratios"):
         for key, value in report[section].items():  # type: ignore[union-attr]
             print(f"{section + ': ' + key:38} {value:9}")
     out = HERE / "results" / "latency.json"

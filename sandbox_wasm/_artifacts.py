@@ -1,5 +1,9 @@
-"""The runtime artefacts: where the pinned runtimes and their derived builds live, their
-hashes (checked before anything is loaded), and the guest bootstrap a snapshot bakes in.
+"""The runtime artefacts: where the runtimes live, their hashes (checked before anything is
+loaded), and the guest bootstrap a snapshot bakes in.
+
+Python runs on our own CPython 3.13 for WASI (built by scripts/cpython_wasi from pinned
+registry inputs and installed into `<runtime dir>/cpython313/`) by default; the vmware-labs
+CPython 3.12 file and the runtimes derived from it (scripts/build_runtime.py) are the fallback.
 
 Nothing here compiles or runs anything; `_engine` compiles what this module has verified.
 """
@@ -31,7 +35,12 @@ QUICKJS_WASM_SHA256 = "f9742952f9989b1558c4a79bedfb351d6ca33ff22a41e886517cae519
 QUICKJS_VERSION = "0.11.0"
 MANIFEST_NAME = "manifest.json"
 
-_FETCH_HINT = "run scripts/fetch_runtime.sh (or set SANDBOX_WASM_RUNTIME_DIR)"
+#: Our own build: a directory below the runtime directory holding the snapshot and its build
+#: manifest (put there by scripts/cpython_wasi/install.py).
+OWN_PYTHON_VARIANT = "cpython313"
+OWN_PYTHON_SNAPSHOT_NAME = "python-snapshot.wasm"
+
+_FETCH_HINT = "run scripts/setup.sh (or set SANDBOX_WASM_RUNTIME_DIR)"
 
 
 @functools.cache
@@ -148,7 +157,9 @@ class RuntimeFile:
     stack_bytes: int = 0
 
 
-PYTHON_VARIANTS = ("snapshot", "bigstack", "plain")
+#: Python runtime variants, in the order "auto" tries them: our own CPython 3.13 snapshot,
+#: then the vmware-labs CPython 3.12 snapshot, its relocated-stack plain start-up, the file as is.
+PYTHON_VARIANTS = (OWN_PYTHON_VARIANT, "snapshot", "bigstack", "plain")
 #: The guest bootstrap (`_guest.py`): run by the plain runtimes on every execution, baked
 #: into a snapshot at build time. The build script and the tests take it from here.
 GUEST_FILE = Path(__file__).resolve().parent / "_guest.py"
@@ -207,40 +218,84 @@ def _derived_runtime(directory: Path, variant: str) -> RuntimeFile:
     )
 
 
+def _own_runtime(directory: Path) -> RuntimeFile:
+    """Our own CPython snapshot, installed with its build manifest by
+    `scripts/cpython_wasi/install.py`: the file is checked against the manifest and the
+    manifest against the bootstrap this library would run (the snapshot bakes it in)."""
+    own = directory / OWN_PYTHON_VARIANT
+    manifest = read_manifest(own)
+    if not manifest:
+        raise RuntimeNotFoundError(
+            f"our CPython runtime is not installed in {own}: {_FETCH_HINT} "
+            "(the first build takes ~8 minutes on 2 cores, later ones reuse its cache)"
+        )
+    if manifest.get("guest_boot_sha256") != guest_sha256():
+        raise RuntimeIntegrityError(
+            f"the snapshot in {own} was built from another version of the guest bootstrap; "
+            f"{_FETCH_HINT} to rebuild it"
+        )
+    sha256 = str(manifest.get("snapshot_sha256", ""))
+    version = str(manifest.get("python_version", ""))
+    if manifest.get("entry") != "sandbox_resume" or not version:
+        raise RuntimeIntegrityError(f"{own / MANIFEST_NAME} is not a snapshot manifest")
+    path = own / OWN_PYTHON_SNAPSHOT_NAME
+    verify_runtime_file(path, sha256)
+    return RuntimeFile(path, sha256, "snapshot", f"{OWN_PYTHON_VARIANT}-wasi-snapshot", version)
+
+
+def _vmware_runtime(directory: Path, variant: str) -> RuntimeFile:
+    """The vmware-labs file (verified first: every runtime derived from it is built from it)
+    or one of its derived runtimes."""
+    path = directory / PYTHON_WASM_NAME
+    verify_runtime_file(path, PYTHON_WASM_SHA256)
+    if variant == "plain":
+        return RuntimeFile(path, PYTHON_WASM_SHA256, "plain", "cpython-wasi", PYTHON_VERSION)
+    return _derived_runtime(directory, variant)
+
+
+def _variant_runtime(directory: Path, variant: str) -> RuntimeFile:
+    if variant == OWN_PYTHON_VARIANT:
+        return _own_runtime(directory)
+    return _vmware_runtime(directory, variant)
+
+
 _warned: set[str] = set()
 
 
 def python_runtime_file(directory: Path | None = None, variant: str | None = None) -> RuntimeFile:
     """The Python runtime to use, verified.
 
-    `variant` (or $SANDBOX_WASM_PYTHON_RUNTIME): "snapshot" (pre-initialised, fastest),
-    "bigstack" (plain start-up with an 8 MiB C stack), "plain" (the pinned file as is), or
-    "auto" (default: the first of those that is present and valid). The pinned plain file
-    is always verified first: every derived runtime is built from it."""
+    `variant` (or $SANDBOX_WASM_PYTHON_RUNTIME): "cpython313" (our own CPython 3.13 build,
+    pre-initialised), "snapshot" (the vmware-labs CPython 3.12, pre-initialised), "bigstack"
+    (its plain start-up with an 8 MiB C stack), "plain" (its pinned file as is), or "auto"
+    (default: the first of those that is present and valid)."""
     directory = directory or runtime_dir()
-    path = directory / PYTHON_WASM_NAME
-    verify_runtime_file(path, PYTHON_WASM_SHA256)
-    plain = RuntimeFile(path, PYTHON_WASM_SHA256, "plain", "cpython-wasi", PYTHON_VERSION)
     choice = variant or os.environ.get("SANDBOX_WASM_PYTHON_RUNTIME") or "auto"
-    if choice == "plain":
-        return plain
-    if choice in ("snapshot", "bigstack"):
-        return _derived_runtime(directory, choice)
+    if choice in PYTHON_VARIANTS:
+        return _variant_runtime(directory, choice)
     if choice != "auto":
         raise RuntimeNotFoundError(
             f"unknown Python runtime variant {choice!r} "
             f"(expected auto, {', '.join(PYTHON_VARIANTS)})"
         )
-    for candidate in ("snapshot", "bigstack"):
+    first_error: RuntimeNotFoundError | RuntimeIntegrityError | None = None
+    for candidate in PYTHON_VARIANTS[:-1]:
         try:
-            return _derived_runtime(directory, candidate)
+            return _variant_runtime(directory, candidate)
         except (RuntimeNotFoundError, RuntimeIntegrityError) as exc:
+            first_error = first_error or exc
+            installed = (directory / OWN_PYTHON_VARIANT if candidate == OWN_PYTHON_VARIANT
+                         else directory / MANIFEST_NAME).exists()
             key = f"{directory}:{candidate}"
-            if key not in _warned and (directory / MANIFEST_NAME).exists():
+            if installed and key not in _warned:
                 _warned.add(key)
                 warnings.warn(f"skipping the {candidate} runtime: {exc}", RuntimeWarning,
                               stacklevel=2)
-    return plain
+    try:
+        return _vmware_runtime(directory, "plain")
+    except RuntimeNotFoundError:
+        # Nothing at all: name what is missing first (our own runtime), not the fallback.
+        raise first_error or RuntimeNotFoundError(f"no Python runtime in {directory}") from None
 
 
 def javascript_runtime_file(directory: Path | None = None) -> RuntimeFile:

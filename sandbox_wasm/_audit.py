@@ -1,8 +1,8 @@
 """The static audit's report: findings and a verdict from the facts the guest's own parser
 found, judged with the very function the guest used to decide whether to run the code.
 
-The source is parsed inside the sandbox by the guest's CPython 3.12 (so `type X = int`,
-`def f[T]()` and PEP 701 f-strings are judged by the grammar that will run them, whatever the
+The source is parsed inside the sandbox by the guest's CPython (so `type X = int`,
+`def f[T=int]()` and PEP 701 f-strings are judged by the grammar that will run them, whatever the
 host's Python), and the guest reports imports, calls, attributes, names and dunder strings.
 The audit explains refusals early; the WebAssembly boundary and the limits are the guarantee.
 """

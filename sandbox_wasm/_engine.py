@@ -59,6 +59,10 @@ class EngineFlags:
         return f"fuel={int(self.consume_fuel)},epoch={int(self.epoch_interruption)}"
 
 
+#: Native stack wasm code may use (wasmtime's default is 512 KiB).
+MAX_WASM_STACK_BYTES = 3 << 19  # 1.5 MiB
+
+
 class EngineHost:
     """The process-wide Engine, its epoch ticker and the modules compiled for it."""
 
@@ -67,8 +71,11 @@ class EngineHost:
         config = wasmtime.Config()
         config.consume_fuel = self.flags.consume_fuel
         config.epoch_interruption = self.flags.epoch_interruption
-        # max_wasm_stack is deliberately left at its default: raising it above the async
-        # stack size aborts the host process inside wasmtime.
+        # Native stack for guest code: CPython's C recursion budget in our runtime is sized
+        # for it (scripts/cpython_wasi/sandbox_entry.c). It must stay below wasmtime's async
+        # stack size (2 MiB): at or above that, creating the Engine aborts the host process.
+        # The thread running a guest needs this much free stack (Linux threads get 8 MiB).
+        config.max_wasm_stack = MAX_WASM_STACK_BYTES
         self.engine = wasmtime.Engine(config)
         self.ticker = _EpochTicker(self.engine)
         self._modules: dict[str, wasmtime.Module] = {}

@@ -21,7 +21,7 @@ class InvalidRequestError(SandboxError, ValueError):
 
 
 class RuntimeNotFoundError(SandboxError):
-    """The WebAssembly runtime file is missing; run `scripts/fetch_runtime.sh`."""
+    """The WebAssembly runtime file is missing; run `scripts/setup.sh`."""
 
 
 class RuntimeIntegrityError(SandboxError):

@@ -1,8 +1,9 @@
-# The guest's side of sandbox-wasm. It runs INSIDE the sandbox (CPython 3.12 for WASI) as
-# `python -I -S -u -c <this file>`; a pre-initialised snapshot runs everything but the final
-# `serve()` once at build time. `serve()` serves one request read from stdin:
+# The guest's side of sandbox-wasm. It runs INSIDE the sandbox (our CPython 3.13 for WASI,
+# or the vmware-labs 3.12 fallback) in a pre-initialised snapshot that ran everything but the
+# final `serve()` once at build time (the fallback's plain start-up runs it as
+# `python -I -S -u -c <this file>`). `serve()` serves one request read from stdin:
 #   b"audit\n" + source
-#       parse with the guest's own 3.12 grammar; write the facts (the audit answer) to
+#       parse with the guest's own grammar; write the facts (the audit answer) to
 #       stdout, framed; run nothing.
 #   b"exec\n" + policy tables (JSON, or @strict:MODE / @balanced:MODE) + b"\n" + source
 #       audit as above and write the audit answer BEFORE any user code runs; then, unless

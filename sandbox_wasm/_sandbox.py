@@ -52,8 +52,9 @@ class Sandbox:
     """Runs audited code in fresh WebAssembly instances. Thread-safe and reusable: the
     Engine and compiled runtime are shared, every execution gets a new Store.
 
-    `python_runtime` picks the Python runtime variant: "snapshot", "bigstack", "plain" or
-    "auto" (default, also settable with $SANDBOX_WASM_PYTHON_RUNTIME).
+    `python_runtime` picks the Python runtime: "cpython313" (our own CPython 3.13 build),
+    "snapshot", "bigstack" or "plain" (the vmware-labs CPython 3.12 fallback's variants), or
+    "auto" (default: the first present; also settable with $SANDBOX_WASM_PYTHON_RUNTIME).
 
     `close()` (or leaving a `with Sandbox() as box:` block) releases its compiled runtimes
     and caches at once; later calls raise `SandboxClosedError`. The module-level `execute()`
@@ -198,7 +199,7 @@ class Sandbox:
 
     # -- audit only ----------------------------------------------------------------------
     def audit(self, code: str | bytes, *, policy: PolicyLike | None = None) -> AuditReport:
-        """Parse `code` with the guest's 3.12 grammar and apply the policy. Runs nothing
+        """Parse `code` with the guest's own grammar and apply the policy. Runs nothing
         of `code`; raises InvalidRequestError for unusable input."""
         source = coerce_source(code, self.limits.max_source_bytes)
         return build_report(resolve_policy(policy, self.policy), self._guest_facts(source))

@@ -1,4 +1,5 @@
-"""Every module of the guest's standard library, classified for the balanced policy: allowed
+"""Every module of the guests' standard libraries (CPython 3.13, and 3.12 for the fallback
+runtime), classified for the balanced policy: allowed
 (it only computes) or blocked (it reaches files, processes, the network, interpreter
 internals or code loading), with a one-line reason each. The reason is shown in the finding
 of a refused import.
@@ -67,12 +68,14 @@ BLOCKED: dict[str, str] = {
         builtins gc inspect ctypes _ctypes faulthandler tracemalloc _tracemalloc
         symtable _symtable dis opcode _opcode copyreg site sysconfig
         _sitebuiltins _aix_support _osx_support _scproxy platform _frozen_importlib
-        _frozen_importlib_external _imp _abc _ast _warnings _weakref _weakrefset"""),
+        _frozen_importlib_external _imp _abc _ast _warnings _weakref _weakrefset
+        _interpreters _interpchannels _interpqueues _opcode_metadata _sysconfig
+        _suggestions _colorize _android_support _apple_support _ios_support _wmi"""),
     **_each("loads or runs code (compile, exec, import machinery, pickles)", """
         importlib pkgutil zipimport runpy code codeop compileall py_compile modulefinder
         pyclbr pickle _pickle _compat_pickle pickletools marshal timeit doctest unittest
         trace profile cProfile _lsprof pstats pdb bdb cmd pydoc pydoc_data idlelib lib2to3
-        ensurepip venv this"""),
+        ensurepip venv this _pyrepl"""),
     **_each("terminal and graphics toolkits", """
         curses _curses _curses_panel tkinter _tkinter turtle turtledemo"""),
     **_each("Windows installers", "msilib _msi"),

@@ -5887,8 +5887,9 @@ CORPUS: list[Case] = [
         """),
         stdout=(
             "'{\"name\": \"ok\", \"n\": 1}'         ok -> {'name': 'ok', 'n': 1}\n"
-            "'{\"name\": \"trailing comma\",}'    error at line 1 col 27: Expecting property name e"
-            "nclosed in double quotes\n"
+            # CPython 3.13's message (3.12 said "Expecting property name ..." at col 27).
+            "'{\"name\": \"trailing comma\",}'    error at line 1 col 26: Illegal trailing comma "
+            "before end of object\n"
             "\"{'single': 'quotes'}\"           error at line 1 col 2: Expecting property name encl"
             "osed in double quotes\n"
             "'[1, 2, 3'                       error at line 1 col 9: Expecting ',' delimiter\n"

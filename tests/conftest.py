@@ -1,9 +1,9 @@
 """Shared fixtures: real sandboxes on the real pinned runtimes (nothing is mocked).
 
-The `sandbox` and `open_sandbox` fixtures are parametrised over both Python runtime paths
-that scripts/fetch_runtime.sh builds: the pre-initialised snapshot (the default) and the
-plain start-up path with the relocated C stack (the fallback), so every test using them
-runs on both.
+The `sandbox`, `balanced_sandbox` and `open_sandbox` fixtures are parametrised over both
+Python runtimes that scripts/setup.sh installs: our own CPython 3.13 snapshot (the default)
+and the vmware-labs CPython 3.12 snapshot (the fallback), so every test using them runs on
+both.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 
 import sandbox_wasm as sw
 
-PYTHON_RUNTIMES = ["snapshot", "bigstack"]
+PYTHON_RUNTIMES = ["cpython313", "snapshot"]
 
 
 @pytest.fixture(scope="session", params=PYTHON_RUNTIMES)

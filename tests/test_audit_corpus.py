@@ -18,7 +18,6 @@ CATEGORY_MINIMUM = 8
 def test_corpus_shape() -> None:
     ids = [case.id for case in CORPUS]
     assert len(ids) == len(set(ids)) and len(ids) >= 150
-    assert set(RUNTIME_LIMITED) <= set(ids)
     counts = collections.Counter(case.category for case in CORPUS)
     assert all(count >= CATEGORY_MINIMUM for count in counts.values()), counts
 
@@ -36,24 +35,6 @@ def strict_box() -> sw.Sandbox:
     return sw.Sandbox(policy=sw.STRICT_POLICY)
 
 
-# Right under the audit, beyond the runtime: memoised recursion re-enters the eval loop
-# through C (lru_cache), and the 3.12 runtime built at -O0 stops that near 200 levels with a
-# RecursionError (issue 12's own build lifts it). Their audit verdict is still checked above.
-RUNTIME_LIMITED = {
-    "memoised-staircase-300": "lru_cache recursion 300 deep: the runtime's C recursion limit",
-    "recursion-limit-memo-depth": "lru_cache recursion 250 deep: the runtime's C recursion limit",
-}
-
-
-def _run_params() -> list[object]:
-    params = []
-    for case in CORPUS:
-        reason = RUNTIME_LIMITED.get(case.id)
-        marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-        params.append(pytest.param(case, id=case.id, marks=marks))
-    return params
-
-
 @pytest.mark.parametrize("case", CORPUS, ids=[case.id for case in CORPUS])
 def test_benign_script_is_safe_under_the_default_policy(
     default_box: sw.Sandbox, case: Case
@@ -62,7 +43,10 @@ def test_benign_script_is_safe_under_the_default_policy(
     assert report.syntax_valid and report.safety_verdict == "safe", report.flagged_calls
 
 
-@pytest.mark.parametrize("case", _run_params())
+# Runs on the default runtime (our CPython 3.13): memoised recursion 250-300 deep
+# (`memoised-staircase-300`, `recursion-limit-memo-depth`) works there; the 3.12 fallback
+# stops lru_cache recursion near 164 levels.
+@pytest.mark.parametrize("case", CORPUS, ids=[case.id for case in CORPUS])
 def test_benign_script_runs_right_under_the_default_policy(
     default_box: sw.Sandbox, case: Case
 ) -> None:

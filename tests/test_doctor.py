@@ -42,9 +42,9 @@ def test_every_check_holds_on_this_host(report: dict[str, object]) -> None:
 def test_reports_runtime_hash_latency_and_fuel_rate(report: dict[str, object]) -> None:
     checks = {c["name"]: c for c in report["checks"]}  # type: ignore[union-attr, index]
     runtime = checks["runtime"]["data"]
-    assert runtime["pinned_input_sha256"] == (
-        "e5dc5a398b07b54ea8fdb503bf68fb583d533f10ec3f930963e02b9505f7a763"
-    )
+    # Our own build: its manifest's recipe and determinism are reported.
+    assert runtime["name"] == "cpython313-wasi-snapshot" and runtime["version"] == "3.13.15"
+    assert len(str(runtime["recipe_hash"])) == 64 and runtime["deterministic_build"] is True
     assert len(runtime["sha256"]) == 64 and runtime["wasmtime"] == "50.0.1"
     latency = checks["latency"]["data"]
     assert latency["samples"] == 5 and 0 < latency["median_ms"] <= latency["p95_ms"]
@@ -75,7 +75,7 @@ def test_exits_non_zero_when_a_check_fails(tmp_path: Path) -> None:
     assert result["ok"] is False
     runtime = result["checks"][0]
     assert runtime["name"] == "runtime" and not runtime["ok"]
-    assert "fetch_runtime.sh" in runtime["detail"]
+    assert "setup.sh" in runtime["detail"] and "cpython313" in runtime["detail"]
     assert "Traceback" not in done.stderr
 
 

@@ -21,7 +21,7 @@ def test_fields_read_by_key(result: sw.ExecutionResult) -> None:
     assert result["result_json"] == {"answer": 42}
     assert result["metrics"]["stdout_bytes"] == 15
     assert result["audit"]["safety_verdict"] == "safe"
-    assert result["runtime"]["name"].startswith("cpython-wasi")
+    assert result["runtime"]["name"] == result.runtime.name == "cpython313-wasi-snapshot"
 
 
 def test_membership_keys_and_dict(result: sw.ExecutionResult) -> None:

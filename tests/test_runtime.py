@@ -16,7 +16,7 @@ from sandbox_wasm._artifacts import PYTHON_WASM_NAME, PYTHON_WASM_SHA256, runtim
 @pytest.fixture(scope="module")
 def pinned_runtime() -> Path:
     path = runtime_dir() / PYTHON_WASM_NAME
-    assert path.is_file(), "run scripts/fetch_runtime.sh first"
+    assert path.is_file(), "run scripts/setup.sh first"
     return path
 
 
@@ -28,7 +28,7 @@ def test_pinned_runtime_verifies(pinned_runtime: Path) -> None:
 
 def test_missing_runtime_is_a_clear_error(tmp_path: Path) -> None:
     box = sw.Sandbox(runtime_directory=tmp_path)
-    with pytest.raises(sw.RuntimeNotFoundError, match=r"fetch_runtime\.sh"):
+    with pytest.raises(sw.RuntimeNotFoundError, match=r"cpython313.*setup\.sh"):
         box.execute("print(1)")
 
 
@@ -110,31 +110,76 @@ def test_write_atomically_leaves_no_temp_on_failure(tmp_path: Path) -> None:
     assert os.listdir(target.parent) == ["x.bin"]
 
 
-def test_auto_prefers_the_snapshot() -> None:
-    assert _artifacts.python_runtime_file(variant="auto").name == "cpython-wasi-snapshot"
+def test_auto_prefers_our_own_runtime() -> None:
+    own = _artifacts.python_runtime_file(variant="auto")
+    assert (own.name, own.version, own.kind) == ("cpython313-wasi-snapshot", "3.13.15", "snapshot")
+    assert own.path == runtime_dir() / "cpython313" / "python-snapshot.wasm"
+    assert own.stack_bytes == 0  # the linker put the C stack first: nothing grows at entry
+    assert _artifacts.python_runtime_file(variant="snapshot").name == "cpython-wasi-snapshot"
     assert _artifacts.python_runtime_file(variant="bigstack").stack_bytes == 8 * 1024 * 1024
 
 
-def _copy_runtime_dir(tmp_path: Path) -> Path:
+def test_result_names_the_runtime_that_ran() -> None:
+    own = sw.Sandbox(python_runtime="cpython313").execute("import sys; print(sys.version)")
+    assert own.runtime.version == "3.13.15" and own.stdout.startswith("3.13.15 ")
+    old = sw.Sandbox(python_runtime="snapshot").execute("import sys; print(sys.version)")
+    assert old.runtime.version == "3.12.0" and old.stdout.startswith("3.12.0 ")
+
+
+def _copy_runtime_dir(tmp_path: Path, *copied: str) -> Path:
+    """A runtime directory of symlinks to the real one, with `copied` files real copies
+    (so a test can edit them)."""
     for entry in runtime_dir().iterdir():
         (tmp_path / entry.name).symlink_to(entry)
-    (tmp_path / "manifest.json").unlink()
-    shutil.copyfile(runtime_dir() / "manifest.json", tmp_path / "manifest.json")
+    for name in ("manifest.json", *copied):
+        target = tmp_path / name
+        if target.parent.is_symlink():
+            target.parent.unlink()
+            target.parent.mkdir()
+            for entry in (runtime_dir() / target.parent.name).iterdir():
+                (target.parent / entry.name).symlink_to(entry)
+        target.unlink()
+        shutil.copyfile(runtime_dir() / name, target)
     return tmp_path
 
 
-def test_tampered_snapshot_is_refused(tmp_path: Path) -> None:
-    directory = _copy_runtime_dir(tmp_path)
-    snapshot = directory / "python-snapshot.wasm"
-    snapshot.unlink()
-    data = bytearray((runtime_dir() / "python-snapshot.wasm").read_bytes())
+def _flip_a_byte(path: Path) -> None:
+    data = bytearray(path.read_bytes())
     data[-100] ^= 0x01
-    snapshot.write_bytes(bytes(data))
+    path.write_bytes(bytes(data))
+
+
+def test_tampered_snapshot_is_refused(tmp_path: Path) -> None:
+    directory = _copy_runtime_dir(tmp_path, "python-snapshot.wasm")
+    (directory / "cpython313").unlink()  # without our own runtime, auto tries the fallback's
+    _flip_a_byte(directory / "python-snapshot.wasm")
     with pytest.raises(sw.RuntimeIntegrityError):
         _artifacts.python_runtime_file(directory, "snapshot")
     with pytest.warns(RuntimeWarning, match="skipping the snapshot"):
         fallback = _artifacts.python_runtime_file(directory, "auto")
     assert fallback.name == "cpython-wasi-bigstack"
+
+
+def test_tampered_own_snapshot_is_refused_and_auto_falls_back(tmp_path: Path) -> None:
+    directory = _copy_runtime_dir(tmp_path, "cpython313/python-snapshot.wasm")
+    _flip_a_byte(directory / "cpython313" / "python-snapshot.wasm")
+    with pytest.raises(sw.RuntimeIntegrityError, match="SHA-256"):
+        _artifacts.python_runtime_file(directory, "cpython313")
+    with pytest.warns(RuntimeWarning, match="skipping the cpython313 runtime"):
+        fallback = _artifacts.python_runtime_file(directory, "auto")
+    assert fallback.name == "cpython-wasi-snapshot"
+
+
+def test_stale_own_snapshot_is_refused(tmp_path: Path) -> None:
+    import json
+
+    directory = _copy_runtime_dir(tmp_path, "cpython313/manifest.json")
+    manifest_path = directory / "cpython313" / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    manifest["guest_boot_sha256"] = "0" * 64
+    manifest_path.write_text(json.dumps(manifest))
+    with pytest.raises(sw.RuntimeIntegrityError, match="bootstrap"):
+        _artifacts.python_runtime_file(directory, "cpython313")
 
 
 def test_stale_snapshot_is_refused(tmp_path: Path) -> None:
@@ -152,6 +197,8 @@ def test_missing_derived_runtime_is_a_clear_error(tmp_path: Path, pinned_runtime
     (tmp_path / PYTHON_WASM_NAME).symlink_to(pinned_runtime)
     with pytest.raises(sw.RuntimeNotFoundError, match="build"):
         _artifacts.python_runtime_file(tmp_path, "snapshot")
+    with pytest.raises(sw.RuntimeNotFoundError, match=r"setup\.sh"):
+        _artifacts.python_runtime_file(tmp_path, "cpython313")
     assert _artifacts.python_runtime_file(tmp_path, "auto").name == "cpython-wasi"
 
 

@@ -17,7 +17,8 @@ def test_succeeded(sandbox: sw.Sandbox) -> None:
     assert result.error is None and result.syntax_valid
     assert result.audit.safety_verdict == "safe" and result.audit.policy == "strict"
     assert result.metrics.fuel_consumed > 0 and result.metrics.peak_memory_bytes > 0
-    assert result.runtime.version == "3.12.0" and len(result.runtime.sha256) == 64
+    assert result.runtime.version == sandbox.runtime_info.version
+    assert result.runtime.version in ("3.13.15", "3.12.0") and len(result.runtime.sha256) == 64
 
 
 def test_module_level_execute_and_audit() -> None:
@@ -281,7 +282,8 @@ def test_bytes_source_accepted(sandbox: sw.Sandbox) -> None:
 
 
 def test_in_memory_filesystem_keeps_nothing(open_sandbox: sw.Sandbox) -> None:
-    paths = ["/tmp/leak.txt", "/usr/local/lib/python3.12/leak.txt", "leak.txt"]
+    paths = ["/tmp/leak.txt", "/usr/local/lib/python3.12/leak.txt",
+             "/usr/local/lib/python3.13/leak.txt", "leak.txt"]
     first = open_sandbox.execute(
         "written = 0\n"
         f"for path in {paths!r}:\n"
@@ -295,7 +297,7 @@ def test_in_memory_filesystem_keeps_nothing(open_sandbox: sw.Sandbox) -> None:
     )
     assert first.status == "succeeded"
     second = open_sandbox.execute(f"import os\nprint([os.path.exists(p) for p in {paths!r}])")
-    assert second.stdout == "[False, False, False]\n"
+    assert second.stdout == "[False, False, False, False]\n"
 
 
 def test_sandbox_closes_deterministically() -> None:

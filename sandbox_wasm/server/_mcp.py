@@ -29,7 +29,7 @@ from ._schemas import (
 )
 
 INSTRUCTIONS = (
-    "Runs untrusted Python 3.12 in a fresh WebAssembly sandbox with no host files, network "
+    "Runs untrusted Python 3.13 in a fresh WebAssembly sandbox with no host files, network "
     "or environment. Call execute_python_sandbox to compute something and read its "
     "simulated_stdout; call audit_python_code to check a script against the policy without "
     "running it."

@@ -112,11 +112,11 @@ def _profiles_text() -> str:
 
 
 SCRIPT_DESCRIPTION = (
-    f"Python 3.12 source to audit and run, at most {MAX_SCRIPT_CHARS} characters "
+    f"Python 3.13 source to audit and run, at most {MAX_SCRIPT_CHARS} characters "
     f"({MAX_SCRIPT_CHARS // 1024} KiB of UTF-8). Print results to stdout; JSON is fine."
 )
 AUDIT_SCRIPT_DESCRIPTION = (
-    f"Python 3.12 source to check (not run), at most {MAX_SCRIPT_CHARS} characters."
+    f"Python 3.13 source to check (not run), at most {MAX_SCRIPT_CHARS} characters."
 )
 PROFILE_DESCRIPTION = f"Wall-clock limit of the run: {_profiles_text()}."
 
@@ -124,7 +124,7 @@ _DEFAULTS = Limits()
 _ALLOWED = ", ".join(sorted(DEFAULT_POLICY.allowed_modules or ()))
 _BLOCKED_CALLS = ", ".join(sorted(DEFAULT_POLICY.blocked_calls))
 EXECUTE_DESCRIPTION = f"""\
-Run a Python 3.12 script in a fresh, isolated CPython-in-WebAssembly sandbox and return its \
+Run a Python 3.13 script in a fresh, isolated CPython-in-WebAssembly sandbox and return its \
 stdout. Use it to compute rather than guess: math, text and data wrangling, JSON, small \
 simulations. Each call starts from scratch (no state carries over); there is no file system, \
 network, environment, subprocess or threads.
@@ -147,7 +147,7 @@ memory), syntax_valid, simulated_stdout (what the script printed), ast_security_
 for diagnosis."""
 
 AUDIT_DESCRIPTION = f"""\
-Check a Python 3.12 script against the sandbox's security policy without running it. Use it \
+Check a Python 3.13 script against the sandbox's security policy without running it. Use it \
 to find out why execute_python_sandbox would refuse a script, or to vet code before running \
 it; it is as fast as a parse. Returns syntax_valid (and syntax_error), safety_verdict \
 (safe | flagged | blocked) and flagged_calls, each with name, kind \
@@ -186,7 +186,7 @@ class SandboxToolResult(BaseModel):
     exit_code: int = Field(
         description="0 success; 1 exception, blocked or syntax error; 124 timeout; 137 memory."
     )
-    syntax_valid: bool = Field(description="Whether the script parses as Python 3.12.")
+    syntax_valid: bool = Field(description="Whether the script parses as Python 3.13.")
     simulated_stdout: str = Field(description="What the script printed (its real stdout).")
     ast_security_audit: AstSecurityAudit
     status: Status = Field(description="The sandbox's outcome, e.g. succeeded, blocked, timeout.")

@@ -39,6 +39,7 @@ REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(HERE))
 
+from sandbox_wasm._engine import MAX_WASM_STACK_BYTES  # noqa: E402
 from sandbox_wasm._guest import ANSWER_LENGTH_BYTES, STRICT_TABLES  # noqa: E402
 
 FUEL = 10**13
@@ -100,6 +101,7 @@ class Runner:
         cfg = wasmtime.Config()
         cfg.consume_fuel = fuel
         cfg.epoch_interruption = epoch
+        cfg.max_wasm_stack = MAX_WASM_STACK_BYTES  # what the library gives it
         self.fuel, self.epoch = fuel, epoch
         self.engine = wasmtime.Engine(cfg)
         t0 = time.perf_counter()

@@ -1,0 +1,102 @@
+"""What the Python runtimes are given: no preopened host directory (on our own build file
+descriptor 3 and up do not exist at all; on the vmware-labs fallback fd 3 is its embedded
+stdlib, a wasi-vfs directory inside the module's own memory), no environment, no argv beyond
+`-c`, and (our own build) a module that exports only its memory and the run entry. Run on
+both runtimes in the report-only sandbox, so the WebAssembly boundary alone is tested."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import wasmtime
+
+import sandbox_wasm as sw
+from sandbox_wasm import _artifacts
+
+PROBE = """\
+import errno, json, os, sys
+open_fds = []
+for fd in range(3, 1024):
+    try:
+        os.fstat(fd)
+        open_fds.append(fd)
+    except OSError as exc:
+        if exc.errno != errno.EBADF:
+            open_fds.append((fd, exc.errno))
+listed = []
+for path in ("/", ".", "/usr", "/usr/local/lib", "/tmp", "/root", "/proc", "/init"):
+    try:
+        listed.append((path, os.listdir(path)))
+    except OSError:
+        pass
+print(json.dumps({"open_fds": open_fds, "listed": listed, "environ": dict(os.environ),
+                  "argv": sys.argv, "path": sys.path, "cwd_ok": os.path.exists(os.getcwd())}))
+"""
+
+
+def _ours(box: sw.Sandbox) -> bool:
+    return box.runtime_info.name.startswith(_artifacts.OWN_PYTHON_VARIANT)
+
+
+def test_no_preopened_directory_no_environment(open_sandbox: sw.Sandbox) -> None:
+    result = open_sandbox.execute(PROBE)
+    assert result.status == "succeeded", (result.error, result.stderr)
+    seen = json.loads(result.stdout)
+    assert seen["environ"] == {}
+    assert seen["cwd_ok"] is False
+    assert seen["argv"] == ["-c"]  # what `python -c` gives a script, on both runtimes
+    if _ours(open_sandbox):
+        assert seen["open_fds"] == []  # a preopen would be fd 3
+        assert seen["listed"] == []
+        # The stdlib is served from memory: there is no path to import from.
+        assert seen["path"] == []
+    else:
+        # wasi-vfs: the stdlib packed into the module, mounted at /usr/local/lib.
+        assert seen["open_fds"] == [3]
+        assert seen["listed"] == [["/usr", ["local"]],
+                                  ["/usr/local/lib", ["python312.zip", "python3.12"]]]
+
+
+def test_the_stdlib_imports_without_any_directory(open_sandbox: sw.Sandbox) -> None:
+    code = (
+        "import json, re, decimal, statistics, datetime, zlib, xml.etree.ElementTree as ET\n"
+        "print(json.dumps(sorted({json.__name__, re.__name__, decimal.__name__})))\n"
+        "print(zlib.decompress(zlib.compress(b'x' * 100)) == b'x' * 100)\n"
+    )
+    result = open_sandbox.execute(code)
+    assert result.status == "succeeded", (result.error, result.stderr)
+    assert result.stdout == '["decimal", "json", "re"]\nTrue\n'
+
+
+def test_our_runtime_exports_only_memory_and_its_entry() -> None:
+    runtime = _artifacts.python_runtime_file(variant="cpython313")
+    module = wasmtime.Module(wasmtime.Engine(), runtime.path.read_bytes())
+    assert sorted(export.name for export in module.exports) == ["memory", "sandbox_resume"]
+    # It asks the host for WASI preview 1 functions only; none of them gives it a directory
+    # unless the host preopens one, and the host never does.
+    assert {imp.module for imp in module.imports} == {"wasi_snapshot_preview1"}
+
+
+@pytest.fixture(scope="module")
+def our_open_sandbox() -> sw.Sandbox:
+    # Only our runtime: the fallback's fd 3 is its embedded stdlib, and its wasi-vfs traps
+    # (`unreachable`, a guest crash the host reports) on other descriptors.
+    return sw.Sandbox(policy=sw.REPORT_ONLY_POLICY, python_runtime=_artifacts.OWN_PYTHON_VARIANT)
+
+
+@pytest.mark.parametrize("fd", [3, 4, 5, 100])
+def test_guessing_a_preopen_descriptor_finds_nothing(our_open_sandbox: sw.Sandbox, fd: int) -> None:
+    code = (
+        "import os\n"
+        f"for call in (lambda: os.listdir({fd}), lambda: os.open('x', os.O_RDONLY, dir_fd={fd}),\n"
+        f"             lambda: os.stat('.', dir_fd={fd})):\n"
+        "    try:\n"
+        "        call()\n"
+        "        print('reached')\n"
+        "    except (OSError, NotImplementedError, TypeError) as exc:\n"
+        "        print(type(exc).__name__)\n"
+    )
+    result = our_open_sandbox.execute(code)
+    assert result.status == "succeeded", (result.error, result.stderr)
+    assert "reached" not in result.stdout and len(result.stdout.splitlines()) == 3
