@@ -215,3 +215,39 @@ def test_smallest_memory_cap_runs_code(python_runtime: str) -> None:
     assert (result.status, result.stdout) == ("succeeded", "small\n")
     with pytest.raises(sw.InvalidRequestError, match="memory_mb"):
         sw.Sandbox(python_runtime=python_runtime).execute("print(1)", memory_mb=16)
+
+
+@pytest.mark.parametrize("size", [0, 16_300, 16_384, 32_768 + 7, 70_000, 300_000, 1_000_000])
+def test_requests_of_every_size_reach_the_guest_whole(python_runtime: str, size: int) -> None:
+    # The bootstrap reads its request in doubling chunks (16 KiB first): sizes around the
+    # chunk boundaries must arrive byte for byte.
+    box = sw.Sandbox(python_runtime=python_runtime, limits=sw.Limits(max_source_bytes=1 << 20))
+    filler = "x = '" + "a" * max(size - 40, 0) + "'\n"
+    result = box.execute(filler + "print(len(x))\n")
+    assert result.status == "succeeded", result.error
+    assert result.stdout == f"{max(size - 40, 0)}\n"
+
+
+def test_a_trivial_run_does_not_grow_the_guests_memory() -> None:
+    """A run pays for each page it touches: `print('hi')` must fit in the snapshot's memory
+    (the bootstrap once read its request into a 4 MiB buffer, growing every run by 4 MiB)."""
+    from sandbox_wasm._guest import MODE_EXEC
+    from sandbox_wasm._policy import policy_line
+    from sandbox_wasm._request import audit_budget
+
+    box = sw.Sandbox(python_runtime="cpython313")
+    payload = b"\n".join((MODE_EXEC, policy_line(box.policy), b"print('hi')"))
+    outcome = box._program("python").run(payload, sw.Limits(), audit_budget=audit_budget(256))
+    assert outcome.exit_code == 0 and outcome.stdout_text == "hi\n"
+    assert outcome.peak_memory_bytes == outcome.initial_memory_bytes
+
+
+def test_start_up_objects_are_immortal_on_our_runtime() -> None:
+    code = (
+        "import sys, json\n"
+        "print(sys.getrefcount(json) == sys.getrefcount(json.dumps) > 10**9)\n"
+        "fresh = object()\n"
+        "print(sys.getrefcount(fresh))\n"
+    )
+    result = sw.Sandbox(python_runtime="cpython313", policy="report").execute(code)
+    assert (result.status, result.stdout) == ("succeeded", "True\n2\n"), result.error
