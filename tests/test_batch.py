@@ -104,6 +104,20 @@ def test_batch_limits_are_defaults_that_requests_override() -> None:
                                                                            (2_000, 64)]
 
 
+def test_batch_takes_the_limit_keywords_of_execute() -> None:
+    items = [{"code": "pass"}, {"code": "pass", "limits": {"memory_mb": 128}}]
+    results = list(sw.execute_many(items, workers=1, limits={"memory_mb": 64},
+                                   profile="fast_1s", memory_mb=96))
+    assert [(r.limits.timeout_ms, r.limits.memory_mb) for r in results] == [(1_000, 96),
+                                                                           (1_000, 128)]
+    [result] = sw.execute_many(["pass"], workers=1, timeout_ms=1_500)
+    assert result.limits.timeout_ms == 1_500
+    with pytest.raises(sw.InvalidRequestError, match="memory_mb"):
+        list(sw.execute_many(["pass"], workers=1, memory_mb=8))
+    with pytest.raises(sw.InvalidRequestError, match="profile"):
+        list(sw.execute_many(["pass"], workers=1, profile="forever"))
+
+
 def test_policy_applies_to_the_whole_batch() -> None:
     [result] = sw.execute_many(["import os\nprint(os.listdir('/'))"], workers=1,
                                policy=sw.REPORT_ONLY_POLICY)

@@ -6,9 +6,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Literal
 
 from .._errors import InvalidRequestError
-from .._models import Limits
+from .._models import Limits, TimeoutProfile
 from .._policy import DEFAULT_POLICY, AuditPolicy, PolicyLike, resolve_policy
-from .._request import validate_limits
+from .._request import resolve_limits
 from .._system import usable_cpus
 from ._items import BatchResult, InvalidRequest, Job, RequestLike, prepare
 from ._local import LocalPool
@@ -30,6 +30,9 @@ def execute_many(
     ray_address: str | None = None,
     policy: PolicyLike | None = None,
     limits: Limits | Mapping[str, Any] | None = None,
+    timeout_ms: int | None = None,
+    memory_mb: int | None = None,
+    profile: TimeoutProfile | str | None = None,
     max_pending: int | None = None,
 ) -> Iterator[BatchResult]:
     """Audit and run many requests in parallel; yield one result per request, in input order.
@@ -46,8 +49,9 @@ def execute_many(
     `ray` extra, and sandbox-wasm with its runtimes on every node.
 
     A request whose worker dies is retried once on a fresh worker; if that dies too, the
-    request's result has status `internal_error`. `limits` are the batch's defaults: a
-    field a request sets wins. At most `max_pending` requests (default: 16 per worker,
+    request's result has status `internal_error`. `limits` (and `profile`, `timeout_ms`,
+    `memory_mb`, which win over it, as in `execute()`) are the batch's defaults: a field a
+    request sets wins. At most `max_pending` requests (default: 16 per worker,
     at least 64) are read ahead of the result being yielded.
 
     Raises InvalidRequestError for invalid arguments, RuntimeNotFoundError or
@@ -62,7 +66,7 @@ def execute_many(
         raise InvalidRequestError(f"max_pending must be a positive integer, not {max_pending!r}")
     if ray_address is not None and backend != "ray":
         raise InvalidRequestError("ray_address is only used with backend='ray'")
-    base = Limits() if limits is None else validate_limits(limits)
+    base = resolve_limits(limits, profile=profile, timeout_ms=timeout_ms, memory_mb=memory_mb)
     defaults = base.model_dump(exclude_unset=True)
     policy = resolve_policy(policy, DEFAULT_POLICY)
     if backend == "ray":
