@@ -210,6 +210,29 @@ def test_random_differs_between_executions(sandbox: sw.Sandbox) -> None:
     assert len(outputs) == 3
 
 
+@pytest.mark.parametrize("code", [
+    pytest.param("from random import randint\nprint(randint(0, 2**60))", id="imported-name"),
+    pytest.param("import random\nprint(random.getrandbits(64), random.random())", id="two-calls"),
+    pytest.param("import random\nprint(random._inst.random())", id="shared-instance"),
+    pytest.param("import random\nprint(random.getstate()[1][:4])", id="state"),
+    pytest.param("import random\nx = [1, 2, 3, 4, 5, 6, 7, 8]\nrandom.shuffle(x)\nprint(x)",
+                 id="shuffle"),
+])
+def test_every_way_to_the_shared_generator_is_reseeded_per_run(
+    open_sandbox: sw.Sandbox, code: str
+) -> None:
+    # The snapshot reseeds `random` on its first use in a run, whichever way it is reached.
+    outputs = [open_sandbox.execute(code) for _ in range(3)]
+    assert all(r.status == "succeeded" for r in outputs), outputs[0].error
+    assert len({r.stdout for r in outputs}) == 3
+
+
+def test_an_explicit_seed_is_deterministic_as_in_cpython(open_sandbox: sw.Sandbox) -> None:
+    code = "import random\nrandom.seed(7)\nprint(random.random())\nprint(random.seed.__name__)"
+    outputs = {open_sandbox.execute(code).stdout for _ in range(2)}
+    assert outputs == {"0.32383276483316237\nseed\n"}
+
+
 def test_concurrent_threads_get_separate_results(sandbox: sw.Sandbox) -> None:
     results: dict[int, sw.ExecutionResult] = {}
 
