@@ -26,6 +26,7 @@ from ._artifacts import RuntimeFile
 from ._engine import EPOCH_TICK_SECONDS, EngineHost
 from ._guest import ANSWER_LENGTH_BYTES, ERROR_MARK, MAX_ANSWER_BYTES, MAX_ERROR_RECORD_BYTES
 from ._models import MIB, Limits
+from ._wasm_calls import call_entry, define_host_function
 
 WASI = "wasi_snapshot_preview1"
 ERRNO_SUCCESS = 0
@@ -454,24 +455,14 @@ def _start_user_phase(caller: wasmtime.Caller) -> None:
 def _define_host_functions(linker: wasmtime.Linker) -> None:
     i32, i64 = wasmtime.ValType.i32(), wasmtime.ValType.i64()
     linker.allow_shadowing = True
-    linker.define_func(WASI, "proc_exit", wasmtime.FuncType([i32], []), _proc_exit)
-    linker.define_func(
-        WASI, "clock_time_get", wasmtime.FuncType([i32, i64, i32], [i32]), _clock_time_get,
-        access_caller=True,
-    )
-    linker.define_func(WASI, "fd_close", wasmtime.FuncType([i32], [i32]), _fd_close)
-    linker.define_func(
-        WASI, "fd_write", wasmtime.FuncType([i32, i32, i32, i32], [i32]), _fd_write,
-        access_caller=True,
-    )
-    linker.define_func(
-        WASI, "fd_read", wasmtime.FuncType([i32, i32, i32, i32], [i32]), _fd_read,
-        access_caller=True,
-    )
-    linker.define_func(
-        WASI, "poll_oneoff", wasmtime.FuncType([i32, i32, i32, i32], [i32]), _poll_oneoff,
-        access_caller=True,
-    )
+    define_host_function(linker, WASI, "proc_exit", [i32], [], _proc_exit)
+    define_host_function(linker, WASI, "clock_time_get", [i32, i64, i32], [i32],
+                         _clock_time_get, access_caller=True)
+    define_host_function(linker, WASI, "fd_close", [i32], [i32], _fd_close)
+    for name, shim in (("fd_write", _fd_write), ("fd_read", _fd_read),
+                       ("poll_oneoff", _poll_oneoff)):
+        define_host_function(linker, WASI, name, [i32, i32, i32, i32], [i32], shim,
+                             access_caller=True)
 
 
 class GuestProgram:
@@ -490,6 +481,11 @@ class GuestProgram:
         _define_host_functions(linker)
         self._pre: wasmtime.InstancePre | None = linker.instantiate_pre(module)
         self._entry = "_start" if runtime.kind == "plain" else "sandbox_resume"
+        # The entry is called unchecked (`_wasm_calls.call_entry`): its type must be () -> ().
+        entry_type = next((e.type for e in module.exports if e.name == self._entry), None)
+        if not (isinstance(entry_type, wasmtime.FuncType)
+                and not entry_type.params and not entry_type.results):
+            raise wasmtime.WasmtimeError(f"the runtime exports no {self._entry}() -> ()")
         host.register(self)
 
     def release(self) -> None:
@@ -602,7 +598,7 @@ def _reset_run_state(
 def _enter(entry: wasmtime.Func, store: wasmtime.Store, outcome: GuestOutcome) -> None:
     """Run the guest's entry point and record how it ended."""
     try:
-        entry(store)
+        call_entry(entry, store)
         outcome.exit_code = 0
     except wasmtime.Trap as trap:
         classify_trap(outcome, trap)
