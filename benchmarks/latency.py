@@ -46,31 +46,28 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def timed(fn, n: int) -> dict[str, float]:  # type: ignore[no-untyped-def]
-    samples = []
-    for _ in range(n):
-        start = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - start) * 1000)
+def _milliseconds(fn) -> float:  # type: ignore[no-untyped-def]
+    start = time.perf_counter()
+    fn()
+    return (time.perf_counter() - start) * 1000
+
+
+def _summary(samples: list[float]) -> dict[str, float]:
     return {
         "p50_ms": round(percentile(samples, 0.5), 3),
         "p95_ms": round(percentile(samples, 0.95), 3),
-        "n": n,
+        "n": len(samples),
     }
+
+
+def timed(fn, n: int) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    return _summary([_milliseconds(fn) for _ in range(n)])
 
 
 def interleaved(first, second, n: int) -> tuple[dict[str, float], dict[str, float]]:  # type: ignore[no-untyped-def]
     """Time two callables alternately, so a busy moment of the machine hits both alike."""
-    samples: tuple[list[float], list[float]] = ([], [])
-    for _ in range(n):
-        for fn, into in ((first, samples[0]), (second, samples[1])):
-            start = time.perf_counter()
-            fn()
-            into.append((time.perf_counter() - start) * 1000)
-    return tuple(  # type: ignore[return-value]
-        {"p50_ms": round(percentile(s, 0.5), 3), "p95_ms": round(percentile(s, 0.95), 3), "n": n}
-        for s in samples
-    )
+    pairs = [(_milliseconds(first), _milliseconds(second)) for _ in range(n)]
+    return _summary([a for a, _ in pairs]), _summary([b for _, b in pairs])
 
 
 def smallest_memory_cap(box: sw.Sandbox) -> int:

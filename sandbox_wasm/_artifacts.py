@@ -185,6 +185,16 @@ def read_manifest(directory: Path) -> dict[str, object]:
     return data if isinstance(data, dict) else {}
 
 
+def _check_bootstrap(manifest: dict[str, object], directory: Path) -> None:
+    """Refuse a snapshot whose manifest records another guest bootstrap than this library's
+    (a snapshot bakes the bootstrap in)."""
+    if manifest.get("guest_boot_sha256") != guest_sha256():
+        raise RuntimeIntegrityError(
+            f"the snapshot in {directory} was built from another version of the guest "
+            f"bootstrap; {_FETCH_HINT} to rebuild it"
+        )
+
+
 def _derived_runtime(directory: Path, variant: str) -> RuntimeFile:
     """A derived Python runtime (bigstack or snapshot) recorded in the build manifest.
 
@@ -203,11 +213,8 @@ def _derived_runtime(directory: Path, variant: str) -> RuntimeFile:
         raise RuntimeIntegrityError(
             f"{directory / MANIFEST_NAME} was built from another input; {_FETCH_HINT}"
         )
-    if variant == "snapshot" and manifest.get("guest_boot_sha256") != guest_sha256():
-        raise RuntimeIntegrityError(
-            "the snapshot was built from another version of the guest bootstrap; "
-            f"{_FETCH_HINT} to rebuild it"
-        )
+    if variant == "snapshot":
+        _check_bootstrap(manifest, directory)
     path = directory / str(entry.get("file", ""))
     sha256 = str(entry.get("sha256", ""))
     verify_runtime_file(path, sha256)
@@ -229,11 +236,7 @@ def _own_runtime(directory: Path) -> RuntimeFile:
             f"our CPython runtime is not installed in {own}: {_FETCH_HINT} "
             "(the first build takes ~8 minutes on 2 cores, later ones reuse its cache)"
         )
-    if manifest.get("guest_boot_sha256") != guest_sha256():
-        raise RuntimeIntegrityError(
-            f"the snapshot in {own} was built from another version of the guest bootstrap; "
-            f"{_FETCH_HINT} to rebuild it"
-        )
+    _check_bootstrap(manifest, own)
     sha256 = str(manifest.get("snapshot_sha256", ""))
     version = str(manifest.get("python_version", ""))
     if manifest.get("entry") != "sandbox_resume" or not version:

@@ -170,27 +170,20 @@ def test_tampered_own_snapshot_is_refused_and_auto_falls_back(tmp_path: Path) ->
     assert fallback.name == "cpython-wasi-snapshot"
 
 
-def test_stale_own_snapshot_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("variant", "manifest"), [
+    pytest.param("cpython313", "cpython313/manifest.json", id="ours"),
+    pytest.param("snapshot", "manifest.json", id="fallback"),
+])
+def test_stale_snapshot_is_refused(tmp_path: Path, variant: str, manifest: str) -> None:
     import json
 
-    directory = _copy_runtime_dir(tmp_path, "cpython313/manifest.json")
-    manifest_path = directory / "cpython313" / "manifest.json"
-    manifest = json.loads(manifest_path.read_text())
-    manifest["guest_boot_sha256"] = "0" * 64
-    manifest_path.write_text(json.dumps(manifest))
+    directory = _copy_runtime_dir(tmp_path, manifest)
+    path = directory / manifest
+    data = json.loads(path.read_text())
+    data["guest_boot_sha256"] = "0" * 64
+    path.write_text(json.dumps(data))
     with pytest.raises(sw.RuntimeIntegrityError, match="bootstrap"):
-        _artifacts.python_runtime_file(directory, "cpython313")
-
-
-def test_stale_snapshot_is_refused(tmp_path: Path) -> None:
-    import json
-
-    directory = _copy_runtime_dir(tmp_path)
-    manifest = json.loads((directory / "manifest.json").read_text())
-    manifest["guest_boot_sha256"] = "0" * 64
-    (directory / "manifest.json").write_text(json.dumps(manifest))
-    with pytest.raises(sw.RuntimeIntegrityError, match="bootstrap"):
-        _artifacts.python_runtime_file(directory, "snapshot")
+        _artifacts.python_runtime_file(directory, variant)
 
 
 def test_missing_derived_runtime_is_a_clear_error(tmp_path: Path, pinned_runtime: Path) -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from .._artifacts import (
     MANIFEST_NAME,
+    OWN_PYTHON_VARIANT,
     PYTHON_VARIANTS,
     PYTHON_WASM_NAME,
     PYTHON_WASM_SHA256,
@@ -120,7 +121,7 @@ class Doctor:
         info = self.default.runtime_info
         path = self.default._program("python").runtime.path
         data = info.model_dump()
-        if path.parent.name == PYTHON_VARIANTS[0]:
+        if path.parent.name == OWN_PYTHON_VARIANT:
             manifest = read_manifest(path.parent)
             data["recipe_hash"] = manifest.get("recipe_hash")
             data["deterministic_build"] = manifest.get("deterministic")
