@@ -23,11 +23,14 @@ from ._models import (
     Limits,
     Metrics,
     RuntimeInfo,
+    SessionCall,
     Status,
     TimeoutProfile,
 )
 from ._policy import BALANCED_POLICY, REPORT_ONLY_POLICY, STRICT_POLICY, AuditPolicy
 from ._sandbox import Sandbox, audit, execute
+from ._session import Session, SessionClosedError
+from ._session_snapshot import SnapshotError
 from ._version import __version__
 from .batch import BatchResult, InvalidRequest, execute_many
 
@@ -54,6 +57,10 @@ __all__ = [
     "Sandbox",
     "SandboxClosedError",
     "SandboxError",
+    "Session",
+    "SessionCall",
+    "SessionClosedError",
+    "SnapshotError",
     "SourceTooLargeError",
     "Status",
     "TimeoutProfile",

@@ -9,6 +9,10 @@
 #       audit as above and write the audit answer BEFORE any user code runs; then, unless
 #       the policy blocks it, run the source as __main__. The host recomputes the findings
 #       from the answer with `judge_fact`.
+#   b"session\n" + policy line + b"\n" + source
+#       as exec, but the code runs in the session's own __main__, which lives on in this
+#       instance for the next request; serve() then writes a status record to stderr and
+#       returns (the instance is left at rest, ready to serve again).
 # The host imports this module for the protocol below and for `judge_fact`, so that both
 # sides share one definition of the wire format and the policy decision. Names are bound as
 # default arguments so user code that patches `os`, `sys` or `traceback` cannot change how
@@ -118,6 +122,9 @@ MAX_ANSWER_BYTES = 32 * 1024 * 1024
 #: The request on stdin: a mode line, then (exec) the policy line, then the source.
 MODE_AUDIT = b"audit"
 MODE_EXEC = b"exec"
+MODE_SESSION = b"session"
+#: Ends a session request on stderr: the exit status of its code ("0".."255"), then b"\n".
+STATUS_MARK = b"\x00sandbox-wasm-status:"
 #: The policy lines that name a built-in policy's tables instead of sending them.
 BUILTIN_POLICY_LINES = {
     b"@strict:enforce": ("strict", True), b"@strict:report": ("strict", False),
@@ -409,6 +416,16 @@ def serve(_exit=os._exit):
         _write_answer(_audit_answer(rest))
         _exit(0)
     source, code_object = rest, None
+    if mode == MODE_SESSION:
+        policy, _, source = rest.partition(b"\n")
+        answer, code_object, blocked = _judge(source, _tables_for(policy))
+        _write_answer(answer)
+        del answer
+        status = 0 if blocked else _run_session_code(code_object) & 0xFF
+        # Returning (instead of os._exit) leaves no frame of this call behind: the
+        # instance is at rest and its memory is the whole session state.
+        _write_all(2, STATUS_MARK + str(status).encode() + b"\n")
+        return
     if mode == MODE_EXEC:
         policy, _, source = rest.partition(b"\n")
         answer, code_object, blocked = _judge(source, _tables_for(policy))
@@ -509,6 +526,39 @@ def _run_user_code(source, code_object, _atexit=atexit, _builtins=builtins, _sys
         namespace.clear()
         gc.collect()
     _flush()
+    return code
+
+
+# The bootstrap's own module: the resume trampoline looks serve() up in sys.modules["__main__"],
+# which a session's code replaces while it runs.
+_BOOTSTRAP_MAIN = sys.modules.get("__main__")
+
+
+def _run_session_code(code_object, _builtins=builtins, _sys=sys, gc=gc, _report=_report,
+                      _exit_code=_exit_code, _flush=_flush, _state={}):  # noqa: B006
+    """Run one request's code in the session's __main__ (created by the first request and
+    kept for the next); return its exit status. Unlike a one-shot run, the namespace is not
+    cleared and atexit handlers do not run: the session lives on."""
+    main_module = _state.get("main")
+    if main_module is None:
+        main_module = _state["main"] = type(_sys)("__main__")
+        main_module.__dict__["__builtins__"] = _builtins
+    _sys.argv[:] = ["-c"]
+    _sys.modules["__main__"] = main_module
+    code = 0
+    try:
+        exec(code_object, main_module.__dict__)
+    except SystemExit as exc:
+        code = _exit_code(exc)
+    except BaseException as exc:
+        gc.collect()
+        with contextlib.suppress(BaseException):
+            _report(exc)
+        code = 130 if isinstance(exc, KeyboardInterrupt) else 1
+        del exc
+    finally:
+        _flush()
+        _sys.modules["__main__"] = _BOOTSTRAP_MAIN
     return code
 
 

@@ -24,7 +24,13 @@ import wasmtime
 
 from ._artifacts import RuntimeFile
 from ._engine import EPOCH_TICK_SECONDS, EngineHost
-from ._guest import ANSWER_LENGTH_BYTES, ERROR_MARK, MAX_ANSWER_BYTES, MAX_ERROR_RECORD_BYTES
+from ._guest import (
+    ANSWER_LENGTH_BYTES,
+    ERROR_MARK,
+    MAX_ANSWER_BYTES,
+    MAX_ERROR_RECORD_BYTES,
+    STATUS_MARK,
+)
 from ._models import MIB, Limits
 from ._wasm_calls import call_entry, define_host_function
 
@@ -74,6 +80,7 @@ class _CappedOutput:
         self.total = 0
         self.truncated = False
         self.error_record: bytes | None = None
+        self.status_record: int | None = None
         self._error_channel = error_channel
         # The bootstrap's audit answer precedes user output: 8-byte length, then JSON.
         self._answer_pending = audit_answer
@@ -124,6 +131,11 @@ class _CappedOutput:
             length -= before - len(chunk)
             if not chunk:
                 return
+        if self._error_channel and chunk.startswith(STATUS_MARK):
+            # A session request's end: its code's exit status (the last record counts).
+            status = chunk[len(STATUS_MARK) :].strip()
+            self.status_record = int(status) if status.isdigit() and len(status) <= 3 else None
+            return
         if self._error_channel and chunk.startswith(ERROR_MARK):
             # The bootstrap reports the uncaught exception here after the user code ended.
             # Kept whole (it is bounded by MAX_ERROR_RECORD_BYTES) so that it parses; a
@@ -178,6 +190,9 @@ class GuestOutcome:
     stdout_bytes: int = 0
     stderr_bytes: int = 0
     error_record: bytes | None = None
+    #: The exit status a session request reported when it came back to rest (None: it did
+    #: not, e.g. it trapped).
+    status_record: int | None = None
     #: The guest's framed audit answer (JSON), when the run was asked for one.
     audit_answer: bytes | None = None
     answer_too_large: bool = False
@@ -481,6 +496,7 @@ class GuestProgram:
         _define_host_functions(linker)
         self._pre: wasmtime.InstancePre | None = linker.instantiate_pre(module)
         self._entry = "_start" if runtime.kind == "plain" else "sandbox_resume"
+        self._fresh_image: bytes | None = None
         # The entry is called unchecked (`_wasm_calls.call_entry`): its type must be () -> ().
         entry_type = next((e.type for e in module.exports if e.name == self._entry), None)
         if not (isinstance(entry_type, wasmtime.FuncType)
@@ -508,55 +524,103 @@ class GuestProgram:
         apart, not counted against the cap): the guest runs under the budget's deadline and
         fuel until it has answered and under `limits` after it, so the user's limits apply
         to the user's code whatever the audit cost."""
-        stdout = _CappedOutput(limits.max_stdout_bytes, audit_answer=audit_budget is not None)
-        stderr = _CappedOutput(limits.max_stderr_bytes, error_channel=True)
-        outcome = GuestOutcome()
-        phases = _Phases(limits, audit_budget)
-        store = wasmtime.Store(self.host.engine)
-        memory: wasmtime.Memory | None = None
-        started = time.perf_counter()
+        instance = LiveInstance(self, limits.memory_mb * MIB, argv or self.argv)
         try:
-            self._configure(store, argv or self.argv, limits, phases)
-            _reset_run_state(payload, phases, (stdout, stderr))
-            memory, entry = self._instantiate(store)
-            if memory is not None:
-                outcome.initial_memory_bytes = memory.size(store) * WASM_PAGE
-            _enter(entry, store, outcome)
-        except wasmtime.WasmtimeError as error:
-            outcome.host_error = str(error).splitlines()[0][:300]
+            return instance.call(payload, limits, audit_budget=audit_budget)
         finally:
-            outcome.elapsed_ms = (time.perf_counter() - started) * 1000
-            _measure(store, memory, phases, outcome)
-            store.close()
-        _collect_output(outcome, stdout, stderr, started)
-        return outcome
+            instance.close()
 
-    def _configure(
-        self, store: wasmtime.Store, argv: list[str], limits: Limits, phases: _Phases
-    ) -> None:
-        wasi = wasmtime.WasiConfig()
-        # No preopened directories and no environment: the guest sees no host state.
-        wasi.argv = argv
-        store.set_wasi(wasi)
-        store.set_limits(memory_size=limits.memory_mb * MIB)
-        store.set_fuel(phases.first_fuel)
-        store.set_epoch_deadline(_ticks(phases.first_timeout_ms))
+    def fresh_image(self) -> bytes:
+        """The linear memory of a fresh instance (computed once; only the memory-state
+        comparison fallback needs it)."""
+        image = self._fresh_image
+        if image is None:
+            store = wasmtime.Store(self.host.engine)
+            try:
+                memory, _ = self.instantiate(store)
+                image = bytes(memory.read(store, 0, memory.data_len(store))) if memory else b""
+            finally:
+                store.close()
+            self._fresh_image = image
+        return image
 
-    def _instantiate(
-        self, store: wasmtime.Store
-    ) -> tuple[wasmtime.Memory | None, wasmtime.Func]:
+    def instantiate(self, store: wasmtime.Store) -> tuple[wasmtime.Memory | None, wasmtime.Func]:
+        """A new instance of the runtime in `store`: its memory and entry point."""
         if self._pre is None:
             raise wasmtime.WasmtimeError("the runtime was released (sandbox closed or "
                                          "interpreter exiting)")
         exports = self._pre.instantiate(store).exports(store)
         exported_memory = exports["memory"]
         memory = exported_memory if isinstance(exported_memory, wasmtime.Memory) else None
-        # Host functions use this handle with their Caller (same store) instead of looking
-        # the export up on every call.
-        _run_state.memory = memory
         entry = exports[self._entry]
         assert isinstance(entry, wasmtime.Func)
         return memory, entry
+
+
+class LiveInstance:
+    """One instance of a guest program in a Store of its own, entered once (a one-shot
+    run) or many times (a session: the guest returns to rest after each request, and its
+    linear memory carries the state to the next).
+
+    The memory cap covers the instance's whole life; fuel, deadline and output caps are
+    each call's. Instantiation failures surface on the first call, as a host error."""
+
+    def __init__(self, program: GuestProgram, memory_cap_bytes: int, argv: list[str]) -> None:
+        self.program = program
+        self.store = wasmtime.Store(program.host.engine)
+        wasi = wasmtime.WasiConfig()
+        # No preopened directories and no environment: the guest sees no host state.
+        wasi.argv = argv
+        self.store.set_wasi(wasi)
+        self.store.set_limits(memory_size=memory_cap_bytes)
+        self.memory: wasmtime.Memory | None = None
+        self._entry: wasmtime.Func | None = None
+        self._closed = False
+
+    def start(self) -> None:
+        """Instantiate now (a call does it when needed); raises WasmtimeError."""
+        if self._entry is None:
+            self.memory, self._entry = self.program.instantiate(self.store)
+
+    def call(
+        self, payload: bytes, limits: Limits, *, audit_budget: Limits | None = None
+    ) -> GuestOutcome:
+        """Enter the guest with `payload` as its stdin under `limits` (and `audit_budget`
+        until its audit answer, as `GuestProgram.run` describes); never raises for what
+        the guest does."""
+        stdout = _CappedOutput(limits.max_stdout_bytes, audit_answer=audit_budget is not None)
+        stderr = _CappedOutput(limits.max_stderr_bytes, error_channel=True)
+        outcome = GuestOutcome()
+        phases = _Phases(limits, audit_budget)
+        started = time.perf_counter()
+        try:
+            if self._closed:
+                raise wasmtime.WasmtimeError("the instance was closed")
+            self.store.set_fuel(phases.first_fuel)
+            self.store.set_epoch_deadline(_ticks(phases.first_timeout_ms))
+            _reset_run_state(payload, phases, (stdout, stderr))
+            self.start()
+            # Host functions use this handle with their Caller (same store) instead of
+            # looking the export up on every call.
+            _run_state.memory = self.memory
+            if self.memory is not None:
+                outcome.initial_memory_bytes = self.memory.size(self.store) * WASM_PAGE
+            assert self._entry is not None
+            _enter(self._entry, self.store, outcome)
+        except wasmtime.WasmtimeError as error:
+            outcome.host_error = str(error).splitlines()[0][:300]
+        finally:
+            outcome.elapsed_ms = (time.perf_counter() - started) * 1000
+            _measure(self.store, self.memory, phases, outcome)
+        _collect_output(outcome, stdout, stderr, started)
+        return outcome
+
+    def close(self) -> None:
+        """Free the Store (the instance and its memory). Idempotent."""
+        if not self._closed:
+            self._closed = True
+            self.memory = self._entry = None
+            self.store.close()
 
 
 @dataclass(frozen=True)
@@ -641,6 +705,7 @@ def _collect_output(
     outcome.stderr_text, outcome.stderr_truncated = stderr.text()
     outcome.stdout_bytes, outcome.stderr_bytes = stdout.total, stderr.total
     outcome.error_record = stderr.error_record
+    outcome.status_record = stderr.status_record
     outcome.audit_answer = stdout.audit_answer
     outcome.answer_too_large = stdout.answer_too_large
     if stdout.answer_at is not None:

@@ -188,6 +188,21 @@ class RuntimeInfo(ResultModel):
     wasmtime: str
 
 
+class SessionCall(ResultModel):
+    """The session side of a result: which session and call, and what became of it."""
+
+    id: str
+    #: 1 for the session's first call (a restored session goes on counting).
+    call: int
+    #: The call did not come back to rest (deadline, fuel, a crash, os._exit): the session
+    #: was put back to its state before the call, and nothing of the call remains.
+    rolled_back: bool = False
+    #: The session is closed after this call (it could not be kept; see the error).
+    closed: bool = False
+    #: Linear memory of the session after the call.
+    memory_bytes: int = 0
+
+
 class ExecutionResult(ResultModel):
     """The structured outcome of one execution; JSON-serialisable."""
 
@@ -209,6 +224,8 @@ class ExecutionResult(ResultModel):
     limits: EffectiveLimits
     metrics: Metrics
     runtime: RuntimeInfo
+    #: Set when the code ran in a `Session`.
+    session: SessionCall | None = None
 
     @property
     def ok(self) -> bool:

@@ -1,0 +1,165 @@
+"""A guest's linear memory as its difference from a fresh instance: the pages it wrote.
+
+A session's whole state at rest is its linear memory (the runtime's only mutable global,
+the C stack pointer, is back at its initial value whenever the guest returns), and a fresh
+instance of the same runtime starts from the module's memory image. So the state is the
+memory size plus the pages that differ from that image, and putting those pages into a
+fresh instance recreates the session. That one representation serves as a session's
+checkpoint (rolled back to after a trap), its snapshot (moved to another process), and
+what a restore writes.
+
+Finding the written pages: on Linux, wasmtime maps a module's memory image copy-on-write,
+so a page the guest never wrote is either absent or still backed by the image file;
+`/proc/self/pagemap` tells them apart from anonymous pages without reading the memory.
+Anywhere else (or if pagemap is unreadable) memory is compared with a fresh instance's,
+chunk by chunk: correct, slower.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import wasmtime
+
+WASM_PAGE = 65_536
+OS_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+#: Chunk of the comparison fallback.
+COMPARE_CHUNK = WASM_PAGE
+_PAGEMAP_ENTRY = 8
+# The top byte of a pagemap entry: bit 63 present, 62 swapped, 61 file-backed or shared.
+_PRESENT, _SWAPPED, _FILE = 0x80, 0x40, 0x20
+#: Byte -> 1 when the page may hold data the image does not: swapped, or present and not
+#: file-backed (written; a read of never-written memory beyond the image maps the shared
+#: zero page, which counts too: a harmless copy of zeros, never a missed write).
+_WRITTEN = bytes(
+    1 if flags & _SWAPPED or (flags & _PRESENT and not flags & _FILE) else 0
+    for flags in range(256)
+)
+
+
+class MemoryStateError(ValueError):
+    """A memory state that does not fit the instance it is put into."""
+
+
+@dataclass(frozen=True)
+class MemoryState:
+    """Linear memory of `size` bytes: a fresh instance's, except for `runs`, the
+    (offset, contents) of the ranges that differ (sorted, disjoint)."""
+
+    size: int
+    runs: tuple[tuple[int, bytes], ...]
+
+    @property
+    def stored_bytes(self) -> int:
+        """Bytes held by the runs (what a checkpoint costs in host memory)."""
+        return sum(len(data) for _, data in self.runs)
+
+
+def capture(
+    memory: wasmtime.Memory, store: wasmtime.Store, fresh_image: Callable[[], bytes]
+) -> MemoryState:
+    """The state of `memory` now. `fresh_image` gives a fresh instance's memory, which is
+    only needed (once per runtime) where pagemap is not available."""
+    size = memory.data_len(store)
+    address = _address(memory, store)
+    ranges = written_ranges(address, size)
+    if ranges is None:
+        ranges = _differing_ranges(address, size, fresh_image())
+    return MemoryState(size, tuple(
+        (start, ctypes.string_at(address + start, end - start)) for start, end in ranges
+    ))
+
+
+def apply(state: MemoryState, memory: wasmtime.Memory, store: wasmtime.Store) -> None:
+    """Make the memory of a fresh instance equal to `state`. Raises MemoryStateError if
+    the state does not fit (its size is below the instance's or above the memory cap)."""
+    current = memory.data_len(store)
+    if state.size % WASM_PAGE or state.size < current:
+        raise MemoryStateError(
+            f"memory of {state.size} bytes does not fit this runtime (it starts with "
+            f"{current} bytes, in {WASM_PAGE}-byte pages)"
+        )
+    if state.size > current:
+        try:
+            memory.grow(store, (state.size - current) // WASM_PAGE)
+        except wasmtime.WasmtimeError:
+            raise MemoryStateError(
+                f"memory of {state.size // 2**20} MiB is over this session's memory cap"
+            ) from None
+    address = _address(memory, store)
+    end_of_last = 0
+    for offset, data in state.runs:
+        if offset < end_of_last or offset + len(data) > state.size:
+            raise MemoryStateError("memory runs overlap or lie outside the memory")
+        ctypes.memmove(address + offset, data, len(data))
+        end_of_last = offset + len(data)
+
+
+def _address(memory: wasmtime.Memory, store: wasmtime.Store) -> int:
+    address = ctypes.cast(memory.data_ptr(store), ctypes.c_void_p).value
+    assert address is not None
+    return address
+
+
+_pagemap_lock = threading.Lock()
+_pagemap_fd: int | None = None
+_pagemap_unavailable = False
+
+
+def written_ranges(address: int, size: int) -> list[tuple[int, int]] | None:
+    """(start, end) offsets of the pages in [address, address + size) that may differ
+    from the memory image they were mapped from, or None when pagemap cannot tell."""
+    fd = _pagemap()
+    if fd is None or address % OS_PAGE:
+        return None
+    pages = -(-size // OS_PAGE)
+    try:
+        raw = os.pread(fd, pages * _PAGEMAP_ENTRY, address // OS_PAGE * _PAGEMAP_ENTRY)
+    except OSError:
+        return None
+    if len(raw) != pages * _PAGEMAP_ENTRY:
+        return None
+    marks = raw[_PAGEMAP_ENTRY - 1 :: _PAGEMAP_ENTRY].translate(_WRITTEN)
+    ranges = []
+    position = marks.find(1)
+    while position >= 0:
+        end = marks.find(0, position)
+        if end < 0:
+            end = pages
+        ranges.append((position * OS_PAGE, min(end * OS_PAGE, size)))
+        position = marks.find(1, end)
+    return ranges
+
+
+def _pagemap() -> int | None:
+    global _pagemap_fd, _pagemap_unavailable
+    if _pagemap_fd is not None or _pagemap_unavailable:
+        return _pagemap_fd
+    with _pagemap_lock:
+        if _pagemap_fd is None and not _pagemap_unavailable:
+            try:
+                _pagemap_fd = os.open("/proc/self/pagemap", os.O_RDONLY | os.O_CLOEXEC)
+            except OSError:
+                _pagemap_unavailable = True
+    return _pagemap_fd
+
+
+def _differing_ranges(address: int, size: int, image: bytes) -> list[tuple[int, int]]:
+    """The chunks of memory that differ from `image` (memory beyond it: nonzero chunks)."""
+    zero = bytes(COMPARE_CHUNK)
+    ranges: list[tuple[int, int]] = []
+    for start in range(0, size, COMPARE_CHUNK):
+        end = min(start + COMPARE_CHUNK, size)
+        reference = image[start:end] if start < len(image) else zero[: end - start]
+        if len(reference) < end - start:
+            reference += bytes(end - start - len(reference))
+        if ctypes.string_at(address + start, end - start) != reference:
+            if ranges and ranges[-1][1] == start:
+                ranges[-1] = (ranges[-1][0], end)
+            else:
+                ranges.append((start, end))
+    return ranges

@@ -1,0 +1,202 @@
+"""The session snapshot format: a session's whole state as bytes that can move between
+processes and machines.
+
+    MAGIC | version (u16) | flags (u16) | header length (u32) | header (JSON)
+          | body length (u64) | body (zlib: the memory runs, concatenated) | digest (32)
+
+The header names the runtime (its SHA-256: a snapshot only restores into the very runtime
+that made it), the session's limits and policy, its call count, the memory size and the
+(offset, length) of each run. The digest is SHA-256 of everything before it, or HMAC-SHA256
+with a key when the snapshot is signed: unsigned, it catches corruption; signed, also
+deliberate edits by whoever does not hold the key. Decoding checks every field and bounds
+what it inflates before anything reaches an instance; a snapshot restores only into a fresh
+instance under the session's memory cap, so even a crafted one stays inside the sandbox.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import struct
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+from ._errors import InvalidRequestError
+from ._guest_memory import WASM_PAGE, MemoryState
+
+MAGIC = b"SWSESS\x00"
+FORMAT_VERSION = 1
+FLAG_SIGNED = 1
+DIGEST_BYTES = 32
+_PREFIX = struct.Struct("<HHI")
+_BODY_LENGTH = struct.Struct("<Q")
+#: The largest header a reader accepts (the run list of a 1 GiB memory fits many times).
+MAX_HEADER_BYTES = 8 * 2**20
+#: Compression level: level 1 is ~10x faster than the default, and pages of a Python heap
+#: compress almost as well with it.
+COMPRESSION_LEVEL = 1
+
+
+class SnapshotError(InvalidRequestError):
+    """A session snapshot that cannot be restored: not a snapshot, another format version,
+    another runtime, a failed integrity check, or a missing or wrong key."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, field="snapshot")
+
+
+@dataclass(frozen=True)
+class SessionImage:
+    """What a snapshot holds."""
+
+    runtime_sha256: str
+    runtime_name: str
+    limits: dict[str, Any]
+    policy: dict[str, Any]
+    session_id: str
+    calls: int
+    memory: MemoryState
+
+
+def encode(image: SessionImage, *, key: bytes | None = None) -> bytes:
+    """`image` as snapshot bytes, signed with `key` (HMAC-SHA256) when one is given."""
+    header = json.dumps({
+        "runtime_sha256": image.runtime_sha256,
+        "runtime_name": image.runtime_name,
+        "limits": image.limits,
+        "policy": image.policy,
+        "session_id": image.session_id,
+        "calls": image.calls,
+        "memory_bytes": image.memory.size,
+        "runs": [[offset, len(data)] for offset, data in image.memory.runs],
+    }, separators=(",", ":"), sort_keys=True).encode()
+    body = zlib.compress(b"".join(data for _, data in image.memory.runs), COMPRESSION_LEVEL)
+    flags = FLAG_SIGNED if key is not None else 0
+    content = b"".join((
+        MAGIC, _PREFIX.pack(FORMAT_VERSION, flags, len(header)), header,
+        _BODY_LENGTH.pack(len(body)), body,
+    ))
+    return content + _digest(content, key)
+
+
+def decode(
+    data: bytes, *, key: bytes | None = None, runtime_sha256: str, max_memory_bytes: int
+) -> SessionImage:
+    """The image in `data`, or SnapshotError saying why it cannot be used here: made for
+    another runtime (`runtime_sha256` is the one that would run it), larger than
+    `max_memory_bytes`, corrupted, tampered with, or signed with another key."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise SnapshotError(f"a snapshot is bytes, not {type(data).__name__}")
+    data = bytes(data)
+    if not data.startswith(MAGIC):
+        raise SnapshotError("not a sandbox-wasm session snapshot")
+    fixed = len(MAGIC) + _PREFIX.size
+    if len(data) < fixed + _BODY_LENGTH.size + DIGEST_BYTES:
+        raise SnapshotError("session snapshot is truncated")
+    version, flags, header_length = _PREFIX.unpack_from(data, len(MAGIC))
+    if version != FORMAT_VERSION:
+        raise SnapshotError(
+            f"session snapshot format {version}; this version of sandbox-wasm reads "
+            f"format {FORMAT_VERSION}"
+        )
+    content, digest = data[:-DIGEST_BYTES], data[-DIGEST_BYTES:]
+    signed = bool(flags & FLAG_SIGNED)
+    if signed and key is None:
+        raise SnapshotError("session snapshot is signed: restoring it needs its key")
+    if not signed and key is not None:
+        raise SnapshotError("session snapshot is not signed, but a key was given: refusing "
+                            "an unsigned snapshot where signed ones are expected")
+    if not hmac.compare_digest(digest, _digest(content, key)):
+        raise SnapshotError(
+            "session snapshot failed its integrity check (corrupted or tampered with"
+            + (", or signed with another key)" if signed else ")")
+        )
+    if header_length > MAX_HEADER_BYTES or fixed + header_length > len(content):
+        raise SnapshotError("session snapshot header is malformed")
+    try:
+        header = json.loads(content[fixed : fixed + header_length])
+        image_fields = _header_fields(header)
+    except (ValueError, KeyError, TypeError) as error:
+        raise SnapshotError(f"session snapshot header is malformed ({error})") from None
+    if image_fields["runtime_sha256"] != runtime_sha256:
+        raise SnapshotError(
+            f"session snapshot was made with another runtime ({image_fields['runtime_name']}, "
+            f"sha256 {image_fields['runtime_sha256'][:12]}…); this sandbox runs "
+            f"sha256 {runtime_sha256[:12]}…"
+        )
+    size, runs = image_fields["memory_bytes"], image_fields["runs"]
+    if size > max_memory_bytes:
+        raise SnapshotError(
+            f"session snapshot holds {size // 2**20} MiB of memory, over the memory cap of "
+            f"{max_memory_bytes // 2**20} MiB"
+        )
+    body_at = fixed + header_length
+    (body_length,) = _BODY_LENGTH.unpack_from(content, body_at)
+    body = content[body_at + _BODY_LENGTH.size :]
+    if body_length != len(body):
+        raise SnapshotError("session snapshot body is truncated")
+    memory = MemoryState(size, tuple(_split_runs(body, runs)))
+    return SessionImage(
+        runtime_sha256=image_fields["runtime_sha256"],
+        runtime_name=image_fields["runtime_name"],
+        limits=image_fields["limits"],
+        policy=image_fields["policy"],
+        session_id=image_fields["session_id"],
+        calls=image_fields["calls"],
+        memory=memory,
+    )
+
+
+def _digest(content: bytes, key: bytes | None) -> bytes:
+    if key is None:
+        return hashlib.sha256(content).digest()
+    return hmac.new(key, content, hashlib.sha256).digest()
+
+
+def _header_fields(header: Any) -> dict[str, Any]:
+    """The header's fields, type-checked; runs sorted, disjoint and inside the memory."""
+    if not isinstance(header, dict):
+        raise TypeError("header is not an object")
+    fields = {name: header[name] for name in (
+        "runtime_sha256", "runtime_name", "limits", "policy", "session_id", "calls",
+        "memory_bytes", "runs")}
+    for name in ("runtime_sha256", "runtime_name", "session_id"):
+        if not isinstance(fields[name], str):
+            raise TypeError(f"{name} is not a string")
+    for name in ("limits", "policy"):
+        if not isinstance(fields[name], dict):
+            raise TypeError(f"{name} is not an object")
+    size = fields["memory_bytes"]
+    if not _is_count(fields["calls"]) or not _is_count(size) or size % WASM_PAGE:
+        raise ValueError("calls or memory_bytes out of range")
+    end_of_last = 0
+    for run in fields["runs"]:
+        if (not isinstance(run, list) or len(run) != 2 or not all(map(_is_count, run))
+                or run[0] < end_of_last or run[0] + run[1] > size):
+            raise ValueError("memory runs overlap or lie outside the memory")
+        end_of_last = run[0] + run[1]
+    return fields
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**40
+
+
+def _split_runs(body: bytes, runs: list[list[int]]) -> list[tuple[int, bytes]]:
+    """The runs' contents, inflating no more than the header says they hold (a body that
+    inflates to more, or less, is refused: no decompression bomb reaches memory)."""
+    expected = sum(length for _, length in runs)
+    inflater = zlib.decompressobj()
+    try:
+        raw = inflater.decompress(body, expected + 1)
+    except zlib.error:
+        raise SnapshotError("session snapshot body is not valid compressed data") from None
+    if len(raw) != expected or inflater.unconsumed_tail or not inflater.eof:
+        raise SnapshotError("session snapshot body does not match its header")
+    parts, position = [], 0
+    for offset, length in runs:
+        parts.append((offset, raw[position : position + length]))
+        position += length
+    return parts
