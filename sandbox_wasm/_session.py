@@ -95,10 +95,13 @@ class Session:
         self.on_trap: OnTrap = on_trap
         self.idle_timeout_s = idle_timeout_s
         self._program = self._sandbox._program("python")
-        if self._program.runtime.kind != "snapshot":
+        runtime = self._program.runtime
+        if runtime.kind != "snapshot" or runtime.stack_bytes:
+            # The vmware-labs fallback's snapshot grows a new C stack region on every entry,
+            # and its plain variants start the interpreter afresh: neither returns to rest.
             raise InvalidRequestError(
-                f"sessions need a snapshot runtime; {self._program.runtime.name} starts the "
-                "interpreter afresh for every run", field="python_runtime",
+                f"sessions need a snapshot runtime that returns to rest between calls (our "
+                f"CPython 3.13, cpython313); {runtime.name} does not", field="python_runtime",
             )
         self.id = uuid.uuid4().hex
         self.calls = 0
