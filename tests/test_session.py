@@ -18,7 +18,6 @@ import pytest
 import sandbox_wasm as sw
 from sandbox_wasm._session_snapshot import DIGEST_BYTES, MAGIC
 
-
 SESSION_RUNTIME = "cpython313"
 
 
@@ -177,7 +176,7 @@ def test_the_memory_cap_covers_the_whole_life(balanced_sandbox: sw.Sandbox) -> N
     with sw.Session(sandbox=balanced_sandbox, memory_mb=48) as capped:
         statuses = [run(capped, f"b{i} = bytes(10 * 1024 * 1024)").status for i in range(6)]
         assert statuses[0] == "succeeded"
-        assert "succeeded" != statuses[-1]  # 6 x 10 MiB never fit in 48 MiB over the life
+        assert statuses[-1] != "succeeded"  # 6 x 10 MiB never fit in 48 MiB over the life
         assert capped.memory_bytes <= 48 * 2**20
 
 
@@ -215,9 +214,10 @@ def test_bad_session_arguments_are_refused(balanced_sandbox: sw.Sandbox) -> None
 
 @pytest.mark.parametrize("variant", ["snapshot", "plain"])
 def test_the_fallback_runtime_has_no_sessions(variant: str) -> None:
-    with sw.Sandbox(python_runtime=variant) as box:
-        with pytest.raises(sw.InvalidRequestError, match="returns to rest") as error:
-            sw.Session(sandbox=box)
+    with sw.Sandbox(python_runtime=variant) as box, pytest.raises(
+        sw.InvalidRequestError, match="returns to rest"
+    ) as error:
+        sw.Session(sandbox=box)
     assert error.value.field == "python_runtime"
 
 
