@@ -8,6 +8,10 @@ fresh instance recreates the session. That one representation serves as a sessio
 checkpoint (rolled back to after a trap), its snapshot (moved to another process), and
 what a restore writes.
 
+The C stack is left out: the runtime's linker puts it first in memory, below the initial
+stack pointer, and at rest nothing lives there (every frame has returned), so a fresh
+instance's leftover stack bytes serve as well as the session's.
+
 Finding the written pages: on Linux, wasmtime maps a module's memory image copy-on-write,
 so a page the guest never wrote is either absent or still backed by the image file;
 `/proc/self/pagemap` tells them apart from anonymous pages without reading the memory.
@@ -60,17 +64,21 @@ class MemoryState:
 
 
 def capture(
-    memory: wasmtime.Memory, store: wasmtime.Store, fresh_image: Callable[[], bytes]
+    memory: wasmtime.Memory, store: wasmtime.Store, fresh_image: Callable[[], bytes],
+    *, stack_top: int = 0,
 ) -> MemoryState:
-    """The state of `memory` now. `fresh_image` gives a fresh instance's memory, which is
-    only needed (once per runtime) where pagemap is not available."""
+    """The state of `memory` now, at rest, leaving out the C stack below `stack_top`.
+    `fresh_image` gives a fresh instance's memory, which is only needed (once per runtime)
+    where pagemap is not available."""
     size = memory.data_len(store)
+    base = stack_top - stack_top % OS_PAGE if 0 < stack_top < size else 0
     address = _address(memory, store)
-    ranges = written_ranges(address, size)
+    ranges = written_ranges(address + base, size - base)
     if ranges is None:
-        ranges = _differing_ranges(address, size, fresh_image())
+        ranges = _differing_ranges(address + base, size - base, fresh_image()[base:])
     return MemoryState(size, tuple(
-        (start, ctypes.string_at(address + start, end - start)) for start, end in ranges
+        (base + start, ctypes.string_at(address + base + start, end - start))
+        for start, end in ranges
     ))
 
 
@@ -163,3 +171,54 @@ def _differing_ranges(address: int, size: int, image: bytes) -> list[tuple[int, 
             else:
                 ranges.append((start, end))
     return ranges
+
+
+def initial_stack_pointer(wasm_path: str | os.PathLike[str]) -> int:
+    """The initial value of the module's C stack pointer (its only mutable i32 global, as
+    wasm-ld emits it), read from the global section; 0 when the module does not have
+    exactly one such global set by a constant."""
+    try:
+        with open(wasm_path, "rb") as module:
+            if module.read(8) != b"\0asm\x01\0\0\0":
+                return 0
+            while section_id := module.read(1):
+                # A section's size is a LEB128 of at most 5 bytes.
+                header = module.read(5)
+                size, used = _leb128(header, 0)
+                module.seek(used - len(header), os.SEEK_CUR)
+                if section_id == b"\x06":
+                    return _only_mutable_i32(module.read(size))
+                module.seek(size, os.SEEK_CUR)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def _only_mutable_i32(payload: bytes) -> int:
+    count, position = _leb128(payload, 0)
+    found: list[int] = []
+    for _ in range(count):
+        value_type, mutable, opcode = payload[position : position + 3]
+        if opcode not in (0x41, 0x42):  # i32.const, i64.const
+            raise ValueError("a global initialised otherwise than by a constant")
+        value, position = _leb128(payload, position + 3, signed=True)
+        if payload[position] != 0x0B:  # end
+            raise ValueError("a global initialiser of more than one instruction")
+        position += 1
+        if (value_type, mutable, opcode) == (0x7F, 1, 0x41):
+            found.append(value)
+    return found[0] if len(found) == 1 and found[0] > 0 else 0
+
+
+def _leb128(data: bytes, position: int, *, signed: bool = False) -> tuple[int, int]:
+    """The LEB128 number at `position`, and the position after it."""
+    value = shift = 0
+    while True:
+        byte = data[position]
+        position += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            if signed and byte & 0x40:
+                value -= 1 << shift
+            return value, position

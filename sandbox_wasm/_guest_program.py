@@ -31,6 +31,7 @@ from ._guest import (
     MAX_ERROR_RECORD_BYTES,
     STATUS_MARK,
 )
+from ._guest_memory import initial_stack_pointer
 from ._models import MIB, Limits
 from ._wasm_calls import call_entry, define_host_function
 
@@ -497,6 +498,8 @@ class GuestProgram:
         self._pre: wasmtime.InstancePre | None = linker.instantiate_pre(module)
         self._entry = "_start" if runtime.kind == "plain" else "sandbox_resume"
         self._fresh_image: bytes | None = None
+        #: Where the C stack ends (it grows down from here); 0 when unknown.
+        self.stack_top = initial_stack_pointer(runtime.path)
         # The entry is called unchecked (`_wasm_calls.call_entry`): its type must be () -> ().
         entry_type = next((e.type for e in module.exports if e.name == self._entry), None)
         if not (isinstance(entry_type, wasmtime.FuncType)

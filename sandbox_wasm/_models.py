@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -127,7 +128,14 @@ class EffectiveLimits(ResultModel):
 
     @classmethod
     def of(cls, limits: Limits) -> EffectiveLimits:
-        return cls(**{**limits.model_dump(), "fuel": limits.effective_fuel})
+        # Each result gets its own (mutable) copy of the validated fields.
+        return cls.model_construct(**_effective_limit_fields(limits))
+
+
+@functools.lru_cache(maxsize=256)
+def _effective_limit_fields(limits: Limits) -> dict[str, int]:
+    # Limits are frozen: validated once per distinct Limits, on every execution's path.
+    return EffectiveLimits(**{**limits.model_dump(), "fuel": limits.effective_fuel}).model_dump()
 
 
 class Finding(ResultModel):

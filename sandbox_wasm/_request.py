@@ -3,6 +3,7 @@ before anything runs. Every refusal is an `InvalidRequestError` naming its field
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 from pydantic import ValidationError
@@ -19,8 +20,10 @@ LANGUAGES: tuple[Language, ...] = ("python", "javascript")
 AUDIT_TIMEOUT_MS = 10_000
 
 
+@functools.lru_cache(maxsize=64)
 def audit_budget(memory_mb: int) -> Limits:
-    """The audit's fixed deadline and fuel, under the request's memory cap."""
+    """The audit's fixed deadline and fuel, under the request's memory cap (one frozen
+    Limits per cap: this is on every execution's path)."""
     return Limits(timeout_ms=AUDIT_TIMEOUT_MS, memory_mb=memory_mb, max_stdout_bytes=MIB)
 
 
@@ -73,6 +76,9 @@ def resolve_limits(
     memory_mb: int | None = None,
 ) -> Limits:
     """Merge a profile, a Limits object/dict and keyword overrides (keywords win)."""
+    if isinstance(limits, Limits) and profile is None and timeout_ms is None \
+            and memory_mb is None:
+        return limits  # already valid, and frozen
     values: dict[str, object] = {}
     if profile is not None:
         if profile not in TIMEOUT_PROFILES:

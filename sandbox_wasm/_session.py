@@ -244,7 +244,8 @@ class Session:
     def _capture(self) -> MemoryState:
         memory = self._instance.memory
         assert memory is not None
-        return capture(memory, self._instance.store, self._program.fresh_image)
+        return capture(memory, self._instance.store, self._program.fresh_image,
+                       stack_top=self._program.stack_top)
 
     # -- snapshots -----------------------------------------------------------------------
     def snapshot(self, *, key: bytes | None = None) -> bytes:
