@@ -1,6 +1,6 @@
 """What every `wasm-exec` subcommand shares: exit codes, one-line usage errors, the limit
-flags, opening the input a user named, and the one table that maps library errors to exit
-statuses and messages."""
+flags, opening the input a user named, writing a result out, and the one table that maps
+library errors to exit statuses and messages."""
 
 from __future__ import annotations
 
@@ -10,7 +10,13 @@ from pathlib import Path
 from typing import IO, NoReturn
 
 from .._errors import InvalidRequestError, SandboxError
-from .._models import INVALID_REQUEST_EXIT_CODE, STATUS_EXIT_CODES, TIMEOUT_PROFILES, Limits
+from .._models import (
+    INVALID_REQUEST_EXIT_CODE,
+    STATUS_EXIT_CODES,
+    TIMEOUT_PROFILES,
+    ExecutionResult,
+    Limits,
+)
 from .._policy import DEFAULT_POLICY, PRESETS, REPORT_ONLY_POLICY, AuditPolicy
 from .._request import resolve_limits
 
@@ -93,6 +99,29 @@ def limits_from_args(args: argparse.Namespace) -> Limits:
         )
     except InvalidRequestError as exc:
         raise UsageError(str(exc)) from None
+
+
+def write_result(result: ExecutionResult, prefix: str) -> None:
+    """Write what the code printed (its stdout, then its stderr) and, on stderr, what its
+    own output does not say: truncated streams, and the error of any status but `failed`
+    (whose traceback is already in the code's stderr), with the audit's findings. Host
+    lines start with `prefix` (none when it is empty)."""
+    lead = f"{prefix}: " if prefix else ""
+    sys.stdout.write(result.stdout)
+    sys.stdout.flush()
+    sys.stderr.write(result.stderr)
+    if result.stdout_truncated:
+        sys.stderr.write(f"{lead}stdout truncated at {result.limits.max_stdout_bytes} bytes\n")
+    if result.stderr_truncated:
+        sys.stderr.write(f"{lead}stderr truncated at {result.limits.max_stderr_bytes} bytes\n")
+    if result.status not in ("succeeded", "failed") and result.error is not None:
+        sys.stderr.write(f"{lead}{result.status}: {result.error.message}\n")
+        for finding in result.audit.flagged_calls:
+            sys.stderr.write(
+                f"  line {finding.line}:{finding.col} {finding.kind} {finding.name}: "
+                f"{finding.reason}\n"
+            )
+    sys.stderr.flush()
 
 
 def report_failure(prog: str, exc: BaseException) -> int:

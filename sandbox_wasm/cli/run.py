@@ -16,6 +16,7 @@ from ._common import (
     limits_from_args,
     open_input,
     policy_from_args,
+    write_result,
 )
 
 PROG = "wasm-exec"
@@ -26,7 +27,8 @@ def _parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Audit and run untrusted Python in a fresh WebAssembly sandbox.",
         epilog="Subcommands: 'wasm-exec audit FILE' audits without running; 'serve' (HTTP), "
-        "'mcp' (MCP server), 'doctor' (self-test), 'batch' (JSONL batches). "
+        "'mcp' (MCP server), 'doctor' (self-test), 'batch' (JSONL batches), 'repl' (an "
+        "interactive session). "
         "Exit status: the code's own status (0 ok, 1 error/blocked/syntax, 124 timeout or "
         "fuel, 137 memory), 2 usage error, 70 internal or runtime error.",
     )
@@ -61,21 +63,8 @@ def read_source(script: str | None, code: str | None, max_bytes: int) -> bytes:
 def _print_result(result: ExecutionResult, as_json: bool) -> None:
     if as_json:
         print(result.model_dump_json(indent=2))
-        return
-    sys.stdout.write(result.stdout)
-    sys.stdout.flush()
-    sys.stderr.write(result.stderr)
-    if result.stdout_truncated:
-        sys.stderr.write(f"{PROG}: stdout truncated at {result.limits.max_stdout_bytes} bytes\n")
-    if result.stderr_truncated:
-        sys.stderr.write(f"{PROG}: stderr truncated at {result.limits.max_stderr_bytes} bytes\n")
-    if result.status not in ("succeeded", "failed") and result.error is not None:
-        sys.stderr.write(f"{PROG}: {result.status}: {result.error.message}\n")
-        for finding in result.audit.flagged_calls:
-            sys.stderr.write(
-                f"  line {finding.line}:{finding.col} {finding.kind} {finding.name}: "
-                f"{finding.reason}\n"
-            )
+    else:
+        write_result(result, PROG)
 
 
 def main(argv: Sequence[str]) -> int:
