@@ -4,6 +4,7 @@ subcommand, each exposing `main(argv) -> int`, dispatched from here.
 - `run` (the default): audit and run a file or `-c CODE`
 - `audit`: audit only
 - `batch`: a JSONL file of requests
+- `repl`: an interactive prompt on one session (its state lives across inputs)
 - `doctor`: self-test of the limits and the isolation on this host
 - `serve`, `mcp`: the HTTP and MCP gateways (need the `server` extra)
 """
@@ -22,6 +23,7 @@ SUBCOMMANDS = {
     "run": "sandbox_wasm.cli.run",
     "audit": "sandbox_wasm.cli.audit",
     "batch": "sandbox_wasm.cli.batch",
+    "repl": "sandbox_wasm.cli.repl",
     "doctor": "sandbox_wasm.cli.doctor",
     "serve": "sandbox_wasm.cli.serve",
     "mcp": "sandbox_wasm.cli.mcp",
