@@ -25,8 +25,9 @@ def _parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="wasm-exec serve",
         description="Serve the sandbox over HTTP (FastAPI + uvicorn; docs at /docs).",
-        epilog="Flags win over environment variables. One process: the rate limiter lives "
-        "in memory, and so do async jobs unless --redis-url shares them between replicas.",
+        epilog="Flags win over environment variables. One process: the rate limiter and "
+        "sessions live in memory, and so do async jobs unless --redis-url shares them "
+        "between replicas (with it, replicas also tell which one holds a session).",
     )
     parser.add_argument("--host", help=helptext("host") + " (default 127.0.0.1)")
     parser.add_argument("--port", type=int, help=helptext("port") + " (default 8000)")
@@ -38,6 +39,17 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-jobs", type=int, help=helptext("max_jobs"))
     parser.add_argument("--redis-url", help=helptext("redis_url"))
     parser.add_argument("--job-lease-seconds", type=float, help=helptext("job_lease_seconds"))
+    parser.add_argument("--max-sessions", type=int,
+                        help=helptext("max_sessions") + " (default 32)")
+    parser.add_argument("--session-memory-mb", type=int,
+                        help=helptext("session_memory_mb") + " (default 4096)")
+    parser.add_argument("--session-idle-seconds", type=float,
+                        help=helptext("session_idle_seconds") + " (default 600)")
+    parser.add_argument(
+        "--session-key",
+        help=helptext("session_key") + "; a flag shows in the process list, prefer the env",
+    )
+    parser.add_argument("--max-snapshot-bytes", type=int, help=helptext("max_snapshot_bytes"))
     parser.add_argument(
         "--log-level", choices=("critical", "error", "warning", "info", "debug"),
         help=f"uvicorn log level [env {ENV_VARS['log_level']}]",

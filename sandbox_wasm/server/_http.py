@@ -1,21 +1,28 @@
 """The HTTP gateway: FastAPI routes around one shared, thread-safe `Sandbox`.
 
 request -> guard (rate limit, body cap) -> validation (400/413) -> worker pool (503 when
-full) -> audit + sandbox run on a worker thread -> result. Anything a client sends ends in
-a 2xx or 4xx with a JSON error body; a 5xx means the server is overloaded or cannot reach
-its shared job store (503), or has a bug of ours (500).
+full) -> audit + sandbox run on a worker thread -> result. Sessions (`/v1/sessions`) take
+the same path, into a live interpreter kept in `_sessions.SessionRegistry`. Anything a
+client sends ends in a 2xx or 4xx with a JSON error body; a 5xx means the server is
+overloaded, out of room for sessions or cannot reach its shared Redis (503), or has a bug
+of ours (500).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
+import os
+import secrets
+import socket
 import time
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
-from typing import Annotated, Any
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 from fastapi import FastAPI, Query, Response
 from fastapi.exceptions import RequestValidationError
@@ -26,9 +33,18 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .._errors import InvalidRequestError, SandboxError, SourceTooLargeError
-from .._models import ErrorInfo, ExecutionResult, Language, TimeoutProfile
+from .._models import (
+    TIMEOUT_PROFILES,
+    EffectiveLimits,
+    ErrorInfo,
+    ExecutionResult,
+    Language,
+    TimeoutProfile,
+)
 from .._request import coerce_source
 from .._sandbox import Sandbox
+from .._session import OnTrap
+from .._session_snapshot import SnapshotError
 from .._version import __version__
 from ._jobs import InMemoryJobStore, JobStore, JobStoreUnavailable
 from ._metrics import CONTENT_TYPE, GatewayMetrics
@@ -47,16 +63,38 @@ from ._schemas import (
     SandboxToolHttpResult,
     SandboxToolRequest,
     SandboxToolResult,
+    SessionCreateRequest,
+    SessionExecuteRequest,
+    SessionInfo,
+)
+from ._sessions import (
+    SessionBusy,
+    SessionDirectoryUnavailable,
+    SessionEntry,
+    SessionNotFound,
+    SessionRegistry,
+    SessionsFull,
+    session_policy,
 )
 from ._settings import GatewaySettings
 
+if TYPE_CHECKING:
+    from ._redis_sessions import RedisSessionDirectory
+
 logger = logging.getLogger("sandbox_wasm.server")
 
-RATE_LIMITED_PREFIX = "/v1/tools/"
+T = TypeVar("T")
+
+#: Paths that run code, and so count against the per-client rate limit.
+RATE_LIMITED_PREFIXES = ("/v1/tools/", "/v1/sessions")
+#: The one endpoint whose body is a snapshot, capped by `max_snapshot_bytes` instead.
+RESTORE_PATH = "/v1/sessions/restore"
 #: Seconds a client is told to wait when every worker is busy and the queue is full.
 OVERLOAD_RETRY_AFTER = 1
 #: Seconds a client is told to wait when the shared job store (Redis) cannot be reached.
 JOB_STORE_RETRY_AFTER = 2
+#: Response header naming the replica that holds a session (on a 421).
+REPLICA_HEADER = "Sandbox-Session-Replica"
 
 _STATUS_CODES = {
     404: "not_found", 405: "method_not_allowed",
@@ -129,24 +167,25 @@ def _validation_error(exc: RequestValidationError) -> ApiError:
 
 
 class _RequestGuard:
-    """ASGI middleware applying the per-client rate limit (on /v1/tools/*) and the request
-    body cap, both before the body is read: a flood or an oversized body is refused without
-    costing memory or a worker."""
+    """ASGI middleware applying the per-client rate limit (on the paths that run code) and
+    the request body cap (the snapshot cap for a restore), both before the body is read: a
+    flood or an oversized body is refused without costing memory or a worker."""
 
     def __init__(
         self, app: ASGIApp, *, limiter: RateLimiter | None, max_body_bytes: int,
-        metrics: GatewayMetrics,
+        max_snapshot_bytes: int, metrics: GatewayMetrics,
     ) -> None:
         self.app = app
         self.limiter = limiter
         self.max_body_bytes = max_body_bytes
+        self.max_snapshot_bytes = max_snapshot_bytes
         self.metrics = metrics
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        if self.limiter is not None and scope["path"].startswith(RATE_LIMITED_PREFIX):
+        if self.limiter is not None and scope["path"].startswith(RATE_LIMITED_PREFIXES):
             client = scope.get("client")
             retry_after = self.limiter.check(client[0] if client else "unknown")
             if retry_after is not None:
@@ -168,10 +207,10 @@ class _RequestGuard:
 
     async def _read_body(self, scope: Scope, receive: Receive, send: Send) -> bytes | None:
         """The whole body, or None after answering 413 (or on a client disconnect)."""
+        snapshot = scope["path"] == RESTORE_PATH
+        limit = self.max_snapshot_bytes if snapshot else self.max_body_bytes
         declared = dict(scope["headers"]).get(b"content-length")
-        too_large = declared is not None and declared.isdigit() and (
-            int(declared) > self.max_body_bytes
-        )
+        too_large = declared is not None and declared.isdigit() and int(declared) > limit
         chunks: list[bytes] = []
         size = 0
         while not too_large:
@@ -180,18 +219,24 @@ class _RequestGuard:
                 return None
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.max_body_bytes:
+            if size > limit:
                 too_large = True
                 break
             chunks.append(chunk)
             if not message.get("more_body", False):
                 return b"".join(chunks)
         self.metrics.reject("body_too_large")
-        error = ApiError(
-            413, "payload_too_large",
-            f"request body is over the limit of {self.max_body_bytes} bytes",
-            field="body",
-        )
+        if snapshot:
+            error = ApiError(
+                413, "snapshot_too_large",
+                f"snapshot is over this server's limit of {limit} bytes (max_snapshot_bytes)",
+                field="snapshot",
+            )
+        else:
+            error = ApiError(
+                413, "payload_too_large", f"request body is over the limit of {limit} bytes",
+                field="body",
+            )
         await error.response()(scope, receive, send)
         return None
 
@@ -209,8 +254,13 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return replay
 
 
+def _utc(timestamp: float) -> datetime:
+    return datetime.fromtimestamp(timestamp, UTC)
+
+
 class _Gateway:
-    """What the routes share: the sandbox, the pool, the job store and the metrics."""
+    """What the routes share: the sandbox, the pool, the job store, the sessions (and with
+    Redis their directory) and the metrics."""
 
     def __init__(
         self, settings: GatewaySettings, sandbox: Sandbox, jobs: JobStore
@@ -220,6 +270,26 @@ class _Gateway:
         self.jobs = jobs
         self.pool = WorkerPool(settings.workers, settings.queue)
         self.metrics = GatewayMetrics(self.pool)
+        self.sessions = SessionRegistry(
+            settings.session_caps, sandbox, self._run_to_end,
+            on_call=self.metrics.observe_session_call,
+        )
+        self.metrics.track_sessions(self.sessions)
+        self.replica = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.directory: RedisSessionDirectory | None = None
+        if settings.redis_url is not None:
+            from ._redis_sessions import RedisSessionDirectory
+
+            self.directory = RedisSessionDirectory(
+                settings.redis_url, replica=self.replica,
+                ttl_seconds=settings.session_idle_seconds,
+            )
+        key = settings.session_key
+        # Without a configured key, one random key per process: its snapshots restore only
+        # here, and nobody can forge one.
+        self.snapshot_key = (
+            key.get_secret_value().encode() if key is not None else secrets.token_bytes(32)
+        )
         self._tasks: set[asyncio.Task[None]] = set()
 
     # -- validation before anything is queued ----------------------------------------
@@ -318,11 +388,114 @@ class _Gateway:
         except JobStoreUnavailable:
             logger.error("the result of job %s is lost: the job store cannot be reached", job_id)
 
+    # -- sessions ----------------------------------------------------------------------
+    async def _run_to_end(self, fn: Callable[[], T]) -> T:
+        """`pool.run`, except that a cancelled request still waits for work that started:
+        a session is busy for exactly as long as a worker is in it."""
+        future = asyncio.wrap_future(self.pool.submit(fn))
+        try:
+            return await asyncio.shield(future)
+        except asyncio.CancelledError:
+            with contextlib.suppress(BaseException):
+                await future
+            raise
+
+    @contextlib.contextmanager
+    def session_errors(self, session_id: str | None = None) -> Iterator[None]:
+        """The one mapping of session failures to HTTP (a missing session is mapped by
+        `session_missing`, which may need the directory)."""
+        try:
+            yield
+        except SessionBusy:
+            raise ApiError(
+                409, "session_busy",
+                f"session {session_id} is running another call; calls on one session run "
+                "one at a time: retry when it has finished",
+                field="session_id", reason="session_busy",
+            ) from None
+        except SessionsFull as exc:
+            raise ApiError(
+                503, "sessions_full", str(exc), headers={"Retry-After": str(exc.retry_after)},
+                reason="sessions_full",
+            ) from None
+        except PoolSaturated:
+            raise self.overloaded() from None
+        except SnapshotError as exc:
+            raise ApiError(400, "invalid_snapshot", str(exc), field="snapshot",
+                           reason="invalid_request") from None
+        except InvalidRequestError as exc:
+            raise refusal(exc, "code") from None
+        except SandboxError as exc:
+            logger.error("sandbox runtime unavailable: %s", exc)
+            raise ApiError(500, "runtime_unavailable", str(exc)) from None
+
+    async def in_session(
+        self, session_id: str, work: Callable[[], Awaitable[T]], *, renew: bool = True
+    ) -> T:
+        """`work()` on session `session_id`, its failures as ApiErrors; with Redis and
+        `renew`, the directory's record of the session renewed (its TTL is the idle TTL)."""
+        try:
+            with self.session_errors(session_id):
+                result = await work()
+        except SessionNotFound:
+            raise await self.session_missing(session_id) from None
+        if renew and self.directory is not None:
+            await self.directory.claim(session_id)
+        return result
+
+    async def session_missing(self, session_id: str) -> ApiError:
+        """404, or 421 when the shared directory says another replica holds the session."""
+        holder = await self.directory.holder(session_id) if self.directory else None
+        if holder is not None and holder != self.replica:
+            return ApiError(
+                421, "session_on_other_replica",
+                f"session {session_id} lives on another gateway replica ({holder}), not on "
+                f"this one ({self.replica}); a session cannot move: send its requests to "
+                "the replica that opened it (route on the session id), or restore a "
+                "snapshot of it here",
+                field="session_id", headers={REPLICA_HEADER: holder},
+            )
+        return ApiError(
+            404, "session_not_found",
+            f"no session {session_id!r} (unknown, closed, or closed after "
+            f"{self.settings.session_idle_seconds:g} s without a call)",
+            field="session_id",
+        )
+
+    async def opened(self, work: Callable[[], Awaitable[SessionEntry]]) -> SessionInfo:
+        with self.session_errors():
+            entry = await work()
+        if self.directory is not None:
+            await self.directory.claim(entry.id)
+        return self.session_info(entry)
+
+    async def close_session(self, session_id: str) -> None:
+        await self.in_session(session_id, lambda: self.sessions.close(session_id), renew=False)
+        if self.directory is not None:
+            await self.directory.forget(session_id)
+
+    def session_info(self, entry: SessionEntry) -> SessionInfo:
+        session = entry.session
+        return SessionInfo(
+            id=entry.id, limits=EffectiveLimits.of(session.limits), policy=session.policy.name,
+            on_trap=session.on_trap, calls=session.calls, memory_bytes=entry.memory_bytes,
+            reserved_bytes=entry.reserved_bytes, created_at=_utc(entry.created_at),
+            last_used_at=_utc(entry.last_used),
+            idle_seconds=round(max(0.0, time.time() - entry.last_used), 3),
+            idle_timeout_seconds=self.settings.session_idle_seconds,
+            expires_at=_utc(self.sessions.expires_at(entry)),
+        )
+
     async def close(self) -> None:
         self.pool.shutdown()
         for task in list(self._tasks):
             task.cancel()
         await self.jobs.close()
+        closed = self.sessions.close_all()
+        if self.directory is not None:
+            # Other replicas answer 404 for these from now on, not 421 to a replica gone.
+            await self.directory.forget(*closed)
+            await self.directory.close()
 
 
 class Health(BaseModel):
@@ -334,6 +507,9 @@ class Health(BaseModel):
     busy: int
     queued: int
     queue_capacity: int
+    sessions: int
+    max_sessions: int
+    replica: str
 
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -341,6 +517,16 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     413: {"model": ErrorResponse, "description": "Source or body over the size limit."},
     429: {"model": ErrorResponse, "description": "Over the per-client rate limit (Retry-After)."},
     503: {"model": ErrorResponse, "description": "All workers busy, queue full; see Retry-After."},
+}
+_SESSION_ERRORS: dict[int | str, dict[str, Any]] = {
+    **_ERRORS,
+    404: {"model": ErrorResponse,
+          "description": "No such session (unknown, closed, or closed after its idle TTL)."},
+    409: {"model": ErrorResponse, "description": "Another call on the session is running."},
+    421: {"model": ErrorResponse, "description": "With Redis: the session lives on another "
+          "replica (named in the message and the Sandbox-Session-Replica header)."},
+    503: {"model": ErrorResponse, "description": "All workers busy, or (opening) all session "
+          "places or the session memory budget taken; see Retry-After."},
 }
 _JOB_ERRORS: dict[int | str, dict[str, Any]] = {
     **_ERRORS,
@@ -393,11 +579,12 @@ def create_app(
     limiter = RateLimiter(settings.rate_limit) if settings.rate_limit else None
     app.add_middleware(
         _RequestGuard, limiter=limiter, max_body_bytes=settings.max_body_bytes,
-        metrics=gateway.metrics,
+        max_snapshot_bytes=settings.max_snapshot_bytes, metrics=gateway.metrics,
     )
 
     _add_error_handlers(app, gateway)
     _add_routes(app, gateway)
+    _add_session_routes(app, gateway)
     _document_400_not_422(app)
     return app
 
@@ -416,6 +603,15 @@ def _add_error_handlers(app: FastAPI, gateway: _Gateway) -> None:
             503, "job_store_unavailable", f"{exc}; retry shortly",
             headers={"Retry-After": str(JOB_STORE_RETRY_AFTER)},
             reason="job_store_unavailable",
+        ))
+
+    @app.exception_handler(SessionDirectoryUnavailable)
+    async def _directory_down(request: Request, exc: SessionDirectoryUnavailable) -> JSONResponse:
+        return await _api_error(request, ApiError(
+            503, "session_directory_unavailable",
+            f"{exc}: whether another replica holds the session is unknown; retry shortly",
+            headers={"Retry-After": str(JOB_STORE_RETRY_AFTER)},
+            reason="session_directory_unavailable",
         ))
 
     @app.exception_handler(RequestValidationError)
@@ -518,7 +714,14 @@ def _add_routes(app: FastAPI, gateway: _Gateway) -> None:
             )
         else:
             script = body.python_script
-        result = await gateway.execute(script, field="python_script", profile=profile)
+        if body is not None and body.session_id is not None and not demo:
+            session_id = body.session_id
+            gateway.check_source(script, "python_script")
+            overrides = {"timeout_ms": TIMEOUT_PROFILES[profile]}
+            result = await gateway.in_session(session_id, lambda: gateway.sessions.execute(
+                session_id, script, overrides=overrides))
+        else:
+            result = await gateway.execute(script, field="python_script", profile=profile)
         return SandboxToolHttpResult(
             **SandboxToolResult.of(result).model_dump(),
             demo=demo, demo_script=DEMO_SCRIPT if demo else None,
@@ -530,6 +733,8 @@ def _add_routes(app: FastAPI, gateway: _Gateway) -> None:
         return Health(
             status="ok", version=__version__, workers=pool.workers, busy=pool.busy,
             queued=pool.queued, queue_capacity=pool.queue_capacity,
+            sessions=gateway.sessions.live, max_sessions=settings.max_sessions,
+            replica=gateway.replica,
         )
 
     @app.get(
@@ -538,6 +743,106 @@ def _add_routes(app: FastAPI, gateway: _Gateway) -> None:
     )
     async def metrics() -> Response:
         return Response(gateway.metrics.render(), media_type=CONTENT_TYPE)
+
+
+def _add_session_routes(app: FastAPI, gateway: _Gateway) -> None:
+    """/v1/sessions: interpreters whose state lives across calls, addressed by their id
+    (the id is the credential: whoever holds it may use the session)."""
+    settings = gateway.settings
+    sessions = gateway.sessions
+    session_path = "/v1/sessions/{session_id}"
+
+    @app.post(
+        "/v1/sessions", status_code=201, response_model=SessionInfo,
+        responses=_SESSION_ERRORS, summary="Open a session (its globals persist across calls)",
+    )
+    async def open_session(
+        response: Response, body: SessionCreateRequest | None = None
+    ) -> SessionInfo:
+        body = body or SessionCreateRequest()
+        try:
+            policy = session_policy(body.policy, gateway.sandbox.policy)
+        except InvalidRequestError as exc:
+            raise refusal(exc, "code") from None
+        info = await gateway.opened(lambda: sessions.open(
+            limits=body.as_limits(settings.max_source_bytes), policy=policy,
+            on_trap=body.on_trap,
+        ))
+        response.headers["Location"] = f"/v1/sessions/{info.id}"
+        return info
+
+    @app.post(
+        RESTORE_PATH, status_code=201, response_model=SessionInfo,
+        responses={**_SESSION_ERRORS,
+                   400: {"model": ErrorResponse, "description": "Not a snapshot this server "
+                         "can restore: tampered with, unsigned, signed with another key, or "
+                         "made by another runtime (the message says which)."},
+                   413: {"model": ErrorResponse, "description": "Snapshot over "
+                         "max_snapshot_bytes."}},
+        summary="Restore a snapshot (from GET .../snapshot) into a new session",
+        openapi_extra={"requestBody": {"required": True, "content": {
+            "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
+        }}},
+    )
+    async def restore_session(
+        request: Request, response: Response,
+        on_trap: Annotated[OnTrap, Query(description="As when opening a session.")] = "rollback",
+    ) -> SessionInfo:
+        data = await request.body()
+        info = await gateway.opened(lambda: sessions.restore(
+            data, key=gateway.snapshot_key, on_trap=on_trap,
+        ))
+        response.headers["Location"] = f"/v1/sessions/{info.id}"
+        return info
+
+    @app.get(
+        session_path, response_model=SessionInfo, responses=_SESSION_ERRORS,
+        summary="A session's state: calls, memory, idle time, expiry",
+    )
+    async def get_session(session_id: str) -> SessionInfo:
+        async def look() -> SessionEntry:
+            return sessions.get(session_id)
+
+        return gateway.session_info(await gateway.in_session(session_id, look, renew=False))
+
+    @app.delete(
+        session_path, status_code=204, response_class=Response, responses=_SESSION_ERRORS,
+        summary="Close a session and free its memory",
+    )
+    async def close_session(session_id: str) -> Response:
+        await gateway.close_session(session_id)
+        return Response(status_code=204)
+
+    @app.post(
+        session_path + "/execute", response_model=ExecutionResult, responses=_SESSION_ERRORS,
+        summary="Audit and run code in a session; the result says what became of it",
+    )
+    async def execute_in_session(
+        session_id: str, body: SessionExecuteRequest
+    ) -> ExecutionResult:
+        gateway.check_source(body.code, "code")
+        return await gateway.in_session(session_id, lambda: sessions.execute(
+            session_id, body.code, overrides=body.overrides(),
+        ))
+
+    @app.get(
+        session_path + "/snapshot", response_class=Response, responses={
+            **_SESSION_ERRORS,
+            200: {"content": {"application/octet-stream": {}},
+                  "description": "The session's state, signed with the server's key: it "
+                  "restores on a replica with the same key (SANDBOX_WASM_SESSION_KEY), or "
+                  "without one only in this process."},
+        },
+        summary="Download a session's state as a signed snapshot",
+    )
+    async def snapshot_session(session_id: str) -> Response:
+        data = await gateway.in_session(
+            session_id, lambda: sessions.snapshot(session_id, key=gateway.snapshot_key),
+            renew=False,
+        )
+        return Response(data, media_type="application/octet-stream", headers={
+            "Content-Disposition": f'attachment; filename="session-{session_id}.snapshot"',
+        })
 
 
 def _document_400_not_422(app: FastAPI) -> None:

@@ -15,16 +15,20 @@ from prometheus_client import (
 
 from .._models import ExecutionResult, Status
 from ._pool import WorkerPool
+from ._sessions import SessionRegistry
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 REJECTION_REASONS = (
     "invalid_request", "source_too_large", "body_too_large", "rate_limited", "overloaded",
+    "sessions_full", "session_busy",
 )
+#: What became of a session after a call: kept its new state, rolled back, or closed.
+SESSION_CALL_OUTCOMES = ("kept", "rolled_back", "closed")
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 
 
 class GatewayMetrics:
-    """Executions by status, their latency and fuel, and refused requests."""
+    """Executions by status, their latency and fuel, refused requests, and sessions."""
 
     def __init__(self, pool: WorkerPool) -> None:
         self.registry = CollectorRegistry()
@@ -54,16 +58,42 @@ class GatewayMetrics:
         )
         queued.set_function(lambda: pool.queued)
         Gauge("sandbox_workers", "Worker threads.", registry=self.registry).set(pool.workers)
+        self.session_calls = Counter(
+            "sandbox_session_calls", "Calls in sessions (also counted as executions), by "
+            "what became of the session.", ["outcome"], registry=self.registry,
+        )
         # Every label value is exported from the start, so dashboards see zeros, not gaps.
         for status in typing.get_args(Status):
             self.executions.labels(status=status)
         for reason in REJECTION_REASONS:
             self.rejected.labels(reason=reason)
+        for outcome in SESSION_CALL_OUTCOMES:
+            self.session_calls.labels(outcome=outcome)
+
+    def track_sessions(self, sessions: SessionRegistry) -> None:
+        live = Gauge("sandbox_sessions", "Live sessions.", registry=self.registry)
+        live.set_function(lambda: sessions.live)
+        reserved = Gauge(
+            "sandbox_session_reserved_bytes",
+            "Host memory reserved by live sessions (each its worst case).",
+            registry=self.registry,
+        )
+        reserved.set_function(lambda: sessions.reserved_bytes)
 
     def observe(self, result: ExecutionResult, seconds: float) -> None:
         self.executions.labels(status=result.status).inc()
         self.latency.observe(seconds)
         self.fuel.inc(result.metrics.fuel_consumed)
+
+    def observe_session_call(self, result: ExecutionResult, seconds: float) -> None:
+        self.observe(result, seconds)
+        call = result.session
+        outcome = "kept"
+        if call is not None and call.closed:
+            outcome = "closed"
+        elif call is not None and call.rolled_back:
+            outcome = "rolled_back"
+        self.session_calls.labels(outcome=outcome).inc()
 
     def reject(self, reason: str) -> None:
         self.rejected.labels(reason=reason).inc()

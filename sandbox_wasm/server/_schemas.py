@@ -13,16 +13,20 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .._models import (
     TIMEOUT_PROFILES,
+    EffectiveLimits,
     ErrorInfo,
     ExecutionResult,
     Finding,
     Language,
     Limits,
     SafetyVerdict,
+    SessionCall,
     Status,
     TimeoutProfile,
 )
 from .._policy import DEFAULT_POLICY
+from .._session import OnTrap
+from ._sessions import DEFAULT_SESSION_IDLE_SECONDS, PolicyName
 
 #: Largest `python_script` the tool schema accepts (the library's default source limit).
 MAX_SCRIPT_CHARS = Limits().max_source_bytes
@@ -105,6 +109,95 @@ class Job(BaseModel):
     error: ErrorInfo | None = None
 
 
+# -- /v1/sessions -------------------------------------------------------------------------
+ON_TRAP_DESCRIPTION = (
+    "What a call that does not come back (deadline, fuel, a crash) does to the session: "
+    "'rollback' (default) puts back the state before that call; 'close' closes the session "
+    "(calls are cheaper without a checkpoint, and the session reserves half the memory)."
+)
+
+
+class SessionCreateRequest(BaseModel):
+    """Open a session: one interpreter whose globals, imports and functions persist across
+    calls. `timeout_ms` and `memory_mb` win over the same limits in `limits`."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"memory_mb": 128, "timeout_ms": 2000}]},
+    )
+
+    limits: SafeExecLimits = Field(
+        default_factory=SafeExecLimits,
+        description="Default limits of the session's calls; max_memory_mb caps its memory "
+        "for its whole life.",
+    )
+    policy: PolicyName | None = Field(
+        None, description="Audit policy: the server's when omitted, or a stricter preset "
+        "(a session may not loosen the server's policy).",
+    )
+    timeout_ms: _TimeoutMs = None  # type: ignore[valid-type]
+    memory_mb: _MemoryMb = None  # type: ignore[valid-type]
+    on_trap: OnTrap = Field("rollback", description=ON_TRAP_DESCRIPTION)
+
+    def as_limits(self, max_source_bytes: int) -> dict[str, int]:
+        limits = self.limits.as_limits(max_source_bytes)
+        if self.timeout_ms is not None:
+            limits["timeout_ms"] = self.timeout_ms
+        if self.memory_mb is not None:
+            limits["memory_mb"] = self.memory_mb
+        return limits
+
+
+class SessionCallLimits(BaseModel):
+    """Limits of one call, over the session's own; its memory cap cannot change."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    timeout_ms: _TimeoutMs = None  # type: ignore[valid-type]
+    max_stdout_bytes: _StdoutBytes = None  # type: ignore[valid-type]
+    max_stderr_bytes: _StderrBytes = None  # type: ignore[valid-type]
+
+
+class SessionExecuteRequest(BaseModel):
+    """Audit and run `code` in the session; what it defines stays for the next call."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"code": "total = sum(range(10))\nprint(total)"}]},
+    )
+
+    code: str = Field(description="The source to run (UTF-8; over the server's limit is 413).")
+    timeout_ms: _TimeoutMs = None  # type: ignore[valid-type]
+    limits: SessionCallLimits = Field(default_factory=SessionCallLimits)
+
+    def overrides(self) -> dict[str, int]:
+        values = self.limits.model_dump(exclude_none=True)
+        if self.timeout_ms is not None:
+            values["timeout_ms"] = self.timeout_ms
+        return values
+
+
+class SessionInfo(BaseModel):
+    """A live session. Its id is its only credential: keep it secret."""
+
+    id: str = Field(description="The session's id (32 hex digits, random).")
+    limits: EffectiveLimits = Field(description="The session's default call limits.")
+    policy: str = Field(description="The audit policy its calls run under.")
+    on_trap: OnTrap
+    calls: int = Field(description="Calls so far (a restored session goes on counting).")
+    memory_bytes: int = Field(description="Linear memory of the session after its last call.")
+    reserved_bytes: int = Field(
+        description="Host memory held for it against the server's session budget."
+    )
+    created_at: datetime
+    last_used_at: datetime = Field(description="When its last call ended (or it opened).")
+    idle_seconds: float = Field(description="Seconds since last_used_at.")
+    idle_timeout_seconds: float = Field(
+        description="A session idle this long is closed and forgotten."
+    )
+    expires_at: datetime = Field(description="When it closes unless a call comes first.")
+
+
 # -- execute_python_sandbox (HTTP and MCP) -------------------------------------------------
 def _profiles_text() -> str:
     names = [f"{name} ({ms // 1000} s)" for name, ms in TIMEOUT_PROFILES.items()]
@@ -119,6 +212,23 @@ AUDIT_SCRIPT_DESCRIPTION = (
     f"Python 3.13 source to check (not run), at most {MAX_SCRIPT_CHARS} characters."
 )
 PROFILE_DESCRIPTION = f"Wall-clock limit of the run: {_profiles_text()}."
+SESSION_ID_DESCRIPTION = (
+    "Run in this session (from open_python_session) instead of a fresh interpreter: what "
+    "earlier calls in it defined is there, and what this one defines stays. Omit for a "
+    "fresh, stateless run."
+)
+OPEN_SESSION_DESCRIPTION = f"""\
+Open a Python session: one sandboxed interpreter whose variables, imports and functions \
+persist across execute_python_sandbox calls that pass its session_id. Use it for multi-step \
+work (load data once, then query it). Returns session_id and when the session expires: it \
+closes after idle_timeout_seconds without a call (default {DEFAULT_SESSION_IDLE_SECONDS:g} s), \
+and a server keeps only so many at once, so close it with close_python_session when done. \
+The same audit policy and sandbox apply as to single runs; memory_mb caps the session's \
+memory for its whole life."""
+CLOSE_SESSION_DESCRIPTION = """\
+Close a Python session opened with open_python_session and free its memory; its state is \
+gone and its session_id no longer works. Closing an unknown or already closed session is an \
+error saying so."""
 
 _DEFAULTS = Limits()
 _ALLOWED = ", ".join(sorted(DEFAULT_POLICY.allowed_modules or ()))
@@ -126,8 +236,12 @@ _BLOCKED_CALLS = ", ".join(sorted(DEFAULT_POLICY.blocked_calls))
 EXECUTE_DESCRIPTION = f"""\
 Run a Python 3.13 script in a fresh, isolated CPython-in-WebAssembly sandbox and return its \
 stdout. Use it to compute rather than guess: math, text and data wrangling, JSON, small \
-simulations. Each call starts from scratch (no state carries over); there is no file system, \
-network, environment, subprocess or threads.
+simulations. Each call starts from scratch, unless it passes a session_id from \
+open_python_session (over HTTP: POST /v1/sessions): calls with one session_id share one \
+interpreter, so variables, imports and functions persist, until close_python_session or \
+until the session goes unused for its idle timeout. A session call that does not come back \
+(timeout, fuel, a crash) is rolled back: the session keeps its state from before that call \
+(session.rolled_back). There is no file system, network, environment, subprocess or threads.
 
 The script is audited before it runs (the "{DEFAULT_POLICY.name}" policy); a blocked script \
 is not run (status "blocked", exit_code 1, the reasons in ast_security_audit.flagged_calls). \
@@ -169,6 +283,7 @@ class SandboxToolRequest(BaseModel):
 
     python_script: str = Field(description=SCRIPT_DESCRIPTION)
     timeout_profile: TimeoutProfile = Field(DEFAULT_PROFILE, description=PROFILE_DESCRIPTION)
+    session_id: str | None = Field(None, description=SESSION_ID_DESCRIPTION)
 
 
 class AstSecurityAudit(BaseModel):
@@ -193,6 +308,11 @@ class SandboxToolResult(BaseModel):
     stdout_truncated: bool = Field(description="True when stdout went over its cap.")
     stderr: str = Field(description="What the script wrote to stderr (tracebacks).")
     error: ErrorInfo | None = Field(description="Why it did not succeed, or null.")
+    session: SessionCall | None = Field(
+        None, description="With a session_id: the session, its call number, whether this "
+        "call was rolled back (it did not come back: the state from before it is kept) or "
+        "closed the session. Null for a fresh run.",
+    )
 
     @classmethod
     def of(cls, result: ExecutionResult) -> SandboxToolResult:
@@ -208,6 +328,7 @@ class SandboxToolResult(BaseModel):
             stdout_truncated=result.stdout_truncated,
             stderr=result.stderr,
             error=result.error,
+            session=result.session,
         )
 
 

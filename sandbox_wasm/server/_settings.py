@@ -8,10 +8,16 @@ from collections.abc import Mapping
 from typing import Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 from .._models import KIB, MIB
 from .._system import usable_cpus
+from ._sessions import (
+    DEFAULT_MAX_SESSIONS,
+    DEFAULT_SESSION_IDLE_SECONDS,
+    DEFAULT_SESSION_MEMORY_MB,
+    SessionCaps,
+)
 
 
 class GatewaySettings(BaseModel):
@@ -31,7 +37,8 @@ class GatewaySettings(BaseModel):
     )
     rate_limit: int = Field(
         60, ge=0, le=1_000_000,
-        description="Requests a minute per client on /v1/tools/*; 0 disables the limit.",
+        description="Requests a minute per client on /v1/tools/* and /v1/sessions*; 0 "
+        "disables the limit.",
     )
     max_source_bytes: int = Field(
         32 * KIB, ge=1, le=MIB, description="Largest accepted source; larger is 413."
@@ -53,6 +60,30 @@ class GatewaySettings(BaseModel):
         description="With a Redis URL: an unfinished job whose replica has not renewed it "
         "for this long (the replica crashed or was cut off) is reported lost.",
     )
+    max_sessions: int = Field(
+        DEFAULT_MAX_SESSIONS, ge=0, le=100_000,
+        description="Live sessions at most; beyond that opening one is 503. 0 turns "
+        "sessions off.",
+    )
+    session_memory_mb: int = Field(
+        DEFAULT_SESSION_MEMORY_MB, ge=32, le=1_048_576,
+        description="Host memory (MiB) live sessions may hold together: each reserves its "
+        "memory cap when it opens, twice over with on_trap=rollback; beyond that 503.",
+    )
+    session_idle_seconds: float = Field(
+        DEFAULT_SESSION_IDLE_SECONDS, gt=0, le=7 * 24 * 3600,
+        description="A session without a call for this long is closed and forgotten.",
+    )
+    session_key: SecretStr | None = Field(
+        None,
+        description="Key (at least 16 characters) signing session snapshots (HMAC-SHA256); "
+        "give every replica the same one so snapshots restore on any of them. Unset: a "
+        "random key per process, so snapshots restore only where they were taken.",
+    )
+    max_snapshot_bytes: int = Field(
+        64 * MIB, ge=64 * KIB, le=1_024 * MIB,
+        description="Largest snapshot POST /v1/sessions/restore accepts; larger is 413.",
+    )
     log_level: Literal["critical", "error", "warning", "info", "debug"] = "info"
 
     @field_validator("redis_url")
@@ -62,6 +93,20 @@ class GatewaySettings(BaseModel):
         if url is not None and urlsplit(url).scheme not in ("redis", "rediss", "unix"):
             raise ValueError("must start with redis://, rediss:// or unix://")
         return url
+
+    @field_validator("session_key")
+    @classmethod
+    def _key_length(cls, key: SecretStr | None) -> SecretStr | None:
+        # A short key is guessable offline from one signed snapshot; the message never
+        # repeats the key.
+        if key is not None and len(key.get_secret_value()) < 16:
+            raise ValueError("must be at least 16 characters (e.g. `openssl rand -hex 32`)")
+        return key
+
+    @property
+    def session_caps(self) -> SessionCaps:
+        return SessionCaps(max_sessions=self.max_sessions, memory_mb=self.session_memory_mb,
+                           idle_seconds=self.session_idle_seconds)
 
     @property
     def max_body_bytes(self) -> int:
