@@ -24,13 +24,16 @@ T = TypeVar("T")
 
 SERVER_COMMAND = [sys.executable, "-m", "sandbox_wasm", "mcp"]
 PROFILES = ["fast_1s", "standard_5s", "extended_30s"]
+TOOLS = {"execute_python_sandbox", "audit_python_code", "open_python_session",
+         "close_python_session"}
 
 
 class StdioMcp:
     """One `wasm-exec mcp` subprocess and an initialised ClientSession to it, kept open on
     an event loop in a background thread so that tests can call it synchronously."""
 
-    def __init__(self) -> None:
+    def __init__(self, flags: list[str] | None = None) -> None:
+        self._flags = flags or []
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._thread.start()
@@ -44,7 +47,8 @@ class StdioMcp:
 
     async def _hold(self) -> None:
         params = StdioServerParameters(
-            command=SERVER_COMMAND[0], args=SERVER_COMMAND[1:], env=dict(os.environ)
+            command=SERVER_COMMAND[0], args=[*SERVER_COMMAND[1:], *self._flags],
+            env=dict(os.environ),
         )
         try:
             async with stdio_client(params) as (read, write), ClientSession(
@@ -89,15 +93,18 @@ def tools(mcp: StdioMcp) -> dict[str, Tool]:
     return {tool.name: tool for tool in listed.tools}
 
 
-def test_lists_the_run_and_audit_tools(tools: dict[str, Tool]) -> None:
-    assert set(tools) == {"execute_python_sandbox", "audit_python_code"}
-    for tool in tools.values():
-        assert tool.description and "blocked" in tool.description
+def test_lists_the_run_audit_and_session_tools(tools: dict[str, Tool]) -> None:
+    assert set(tools) == TOOLS
+    for name in ("execute_python_sandbox", "audit_python_code"):
+        assert tools[name].description and "blocked" in tools[name].description
+    for name in ("open_python_session", "close_python_session"):
+        assert tools[name].description and "session_id" in tools[name].description
 
 
 def test_execute_input_schema(tools: dict[str, Tool]) -> None:
     schema = tools["execute_python_sandbox"].input_schema
     assert schema["required"] == ["python_script"]
+    assert "open_python_session" in schema["properties"]["session_id"]["description"]
     script = schema["properties"]["python_script"]
     assert (script["type"], script["maxLength"]) == ("string", 32768)
     profile = schema["properties"]["timeout_profile"]
@@ -131,15 +138,24 @@ def test_execute_output_schema(tools: dict[str, Tool]) -> None:
     assert audit["properties"]["safety_verdict"]["enum"] == ["safe", "flagged", "blocked"]
 
 
-@pytest.mark.parametrize("name", ["execute_python_sandbox", "audit_python_code"])
-def test_tools_are_annotated_read_only_idempotent_non_destructive(
-    tools: dict[str, Tool], name: str
+@pytest.mark.parametrize(
+    ("name", "read_only", "idempotent", "destructive"),
+    [
+        # With a session_id a run changes that session's state: not idempotent.
+        pytest.param("execute_python_sandbox", True, False, False, id="execute"),
+        pytest.param("audit_python_code", True, True, False, id="audit"),
+        pytest.param("open_python_session", False, False, False, id="open-session"),
+        pytest.param("close_python_session", False, True, True, id="close-session"),
+    ],
+)
+def test_tool_annotations(
+    tools: dict[str, Tool], name: str, read_only: bool, idempotent: bool, destructive: bool
 ) -> None:
     annotations = tools[name].annotations
     assert annotations is not None
-    assert annotations.read_only_hint is True
-    assert annotations.idempotent_hint is True
-    assert annotations.destructive_hint is False
+    assert annotations.read_only_hint is read_only
+    assert annotations.idempotent_hint is idempotent
+    assert annotations.destructive_hint is destructive
     assert annotations.open_world_hint is False
 
 
@@ -240,7 +256,7 @@ def test_streamable_http_transport() -> None:
                 assert time.monotonic() < deadline
                 time.sleep(0.1)
         names, content = asyncio.run(session())
-        assert set(names) == {"execute_python_sandbox", "audit_python_code"}
+        assert set(names) == TOOLS
         assert content is not None
         assert content["simulated_stdout"] == "over http\n"
     finally:
@@ -290,7 +306,7 @@ def test_stdio_answers_lines_that_are_not_messages_with_jsonrpc_errors() -> None
             answer = send(line)
             assert answer["id"] == request_id and answer["error"]["code"] == code, answer
         listed = send(b'{"jsonrpc": "2.0", "id": 8, "method": "tools/list"}')
-        assert listed["id"] == 8 and len(listed["result"]["tools"]) == 2
+        assert listed["id"] == 8 and len(listed["result"]["tools"]) == len(TOOLS)
     finally:
         process.kill()
         process.wait(timeout=30)
@@ -301,3 +317,124 @@ def test_deeply_nested_json_stdout_is_served(mcp: StdioMcp) -> None:
     assert result.is_error is False
     assert result.structured_content is not None
     assert result.structured_content["simulated_stdout"] == "[" * 300 + "]" * 300 + "\n"
+
+
+# -- sessions ------------------------------------------------------------------------------
+def open_session(mcp: StdioMcp, **arguments: Any) -> str:
+    opened = mcp.call("open_python_session", arguments)
+    assert opened.is_error is False, opened.content
+    assert opened.structured_content is not None
+    return str(opened.structured_content["session_id"])
+
+
+def test_session_shares_state_across_calls_until_closed(mcp: StdioMcp) -> None:
+    opened = mcp.call("open_python_session", {"memory_mb": 64})
+    content = opened.structured_content
+    assert content is not None
+    session_id = content["session_id"]
+    assert (content["memory_mb"], content["policy"]) == (64, "balanced")
+    assert content["idle_timeout_seconds"] == 600
+
+    first = mcp.call("execute_python_sandbox", {
+        "python_script": "import json\nseen = [1, 2]", "session_id": session_id,
+    })
+    assert first.is_error is False
+    second = mcp.call("execute_python_sandbox", {
+        "python_script": "seen.append(3)\nprint(json.dumps(seen))", "session_id": session_id,
+    })
+    result = second.structured_content
+    assert result is not None
+    assert (result["exit_code"], result["simulated_stdout"]) == (0, "[1, 2, 3]\n")
+    assert result["session"] == {"id": session_id, "call": 2, "rolled_back": False,
+                                 "closed": False, "memory_bytes": result["session"]["memory_bytes"]}
+
+    closed = mcp.call("close_python_session", {"session_id": session_id})
+    assert closed.is_error is False
+    assert closed.structured_content == {"session_id": session_id, "calls": 2}
+    after = mcp.call("execute_python_sandbox", {
+        "python_script": "print(seen)", "session_id": session_id,
+    })
+    assert after.is_error is True
+    message = after.content[0].text  # type: ignore[union-attr]
+    assert f"no session {session_id!r}" in message and "open_python_session" in message
+    again = mcp.call("close_python_session", {"session_id": session_id})
+    assert again.is_error is True
+    assert "no session" in again.content[0].text  # type: ignore[union-attr]
+
+
+def test_session_call_that_times_out_is_rolled_back(mcp: StdioMcp) -> None:
+    session_id = open_session(mcp)
+    try:
+        mcp.call("execute_python_sandbox", {"python_script": "n = 1", "session_id": session_id})
+        stuck = mcp.call("execute_python_sandbox", {
+            "python_script": "n = 2\nwhile True:\n    pass", "timeout_profile": "fast_1s",
+            "session_id": session_id,
+        }).structured_content
+        assert stuck is not None
+        assert (stuck["status"], stuck["exit_code"]) == ("timeout", 124)
+        assert stuck["session"]["rolled_back"] is True
+        kept = mcp.call("execute_python_sandbox", {
+            "python_script": "print(n)", "session_id": session_id,
+        }).structured_content
+        assert kept is not None and kept["simulated_stdout"] == "1\n"
+    finally:
+        mcp.call("close_python_session", {"session_id": session_id})
+
+
+def test_runs_without_a_session_do_not_see_session_state(mcp: StdioMcp) -> None:
+    probe = "try:\n    print(secret)\nexcept NameError:\n    print('absent')"
+    session_id = open_session(mcp)
+    try:
+        mcp.call("execute_python_sandbox", {"python_script": "secret = 42",
+                                            "session_id": session_id})
+        fresh = mcp.call("execute_python_sandbox", {"python_script": probe}).structured_content
+        assert fresh is not None
+        assert (fresh["simulated_stdout"], fresh["session"]) == ("absent\n", None)
+        other = open_session(mcp)
+        try:
+            isolated = mcp.call("execute_python_sandbox", {
+                "python_script": probe, "session_id": other,
+            }).structured_content
+            assert isolated is not None and isolated["simulated_stdout"] == "absent\n"
+        finally:
+            mcp.call("close_python_session", {"session_id": other})
+    finally:
+        mcp.call("close_python_session", {"session_id": session_id})
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "message"),
+    [
+        pytest.param("execute_python_sandbox",
+                     {"python_script": "1", "session_id": "0123456789abcdef" * 2},
+                     "no session", id="execute-unknown-id"),
+        pytest.param("execute_python_sandbox", {"python_script": "1", "session_id": "x" * 65},
+                     "session_id", id="execute-id-too-long"),
+        pytest.param("close_python_session", {"session_id": "nope"}, "no session",
+                     id="close-unknown-id"),
+        pytest.param("close_python_session", {}, "session_id", id="close-missing-id"),
+        pytest.param("open_python_session", {"memory_mb": 8}, "memory_mb",
+                     id="open-memory-under-min"),
+    ],
+)
+def test_bad_session_arguments_are_tool_errors(
+    mcp: StdioMcp, name: str, arguments: dict[str, Any], message: str
+) -> None:
+    result = mcp.call(name, arguments)
+    assert result.is_error is True
+    assert message in result.content[0].text  # type: ignore[union-attr]
+
+
+def test_session_cap_is_a_tool_error_naming_it() -> None:
+    """`wasm-exec mcp --max-sessions 1`: a second open is refused until the first closes."""
+    client = StdioMcp(["--max-sessions", "1"])
+    try:
+        first = open_session(client)
+        refused = client.call("open_python_session", {})
+        assert refused.is_error is True
+        message = refused.content[0].text  # type: ignore[union-attr]
+        assert "cannot open a session" in message and "all 1 sessions are in use" in message
+        client.call("close_python_session", {"session_id": first})
+        open_session(client)
+    finally:
+        client.close()

@@ -5,14 +5,23 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from pydantic import ValidationError
+
+from ..server._sessions import SessionCaps
 from ._common import EXIT_OK, OneLineParser, UsageError, report_failure
+
+#: Session flags and the `SessionCaps` field each sets.
+_SESSION_FLAGS = {
+    "max_sessions": "max_sessions", "session_memory_mb": "memory_mb",
+    "session_idle_seconds": "idle_seconds",
+}
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="wasm-exec mcp",
-        description="Serve the sandbox as an MCP server (tools execute_python_sandbox and "
-        "audit_python_code).",
+        description="Serve the sandbox as an MCP server (tools execute_python_sandbox, "
+        "audit_python_code, open_python_session and close_python_session).",
     )
     parser.add_argument(
         "--transport", choices=("stdio", "streamable-http"), default="stdio",
@@ -23,7 +32,26 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--workers", type=int, default=2, help="executions running at once (default 2)"
     )
+    fields = SessionCaps.model_fields
+    parser.add_argument("--max-sessions", type=int, help=fields["max_sessions"].description
+                        + f" (default {fields['max_sessions'].default})")
+    parser.add_argument("--session-memory-mb", type=int, help=fields["memory_mb"].description
+                        + f" (default {fields['memory_mb'].default})")
+    parser.add_argument("--session-idle-seconds", type=float,
+                        help=fields["idle_seconds"].description
+                        + f" (default {fields['idle_seconds'].default:g})")
     return parser
+
+
+def _session_caps(args: argparse.Namespace) -> SessionCaps:
+    values = {field: getattr(args, flag) for flag, field in _SESSION_FLAGS.items()
+              if getattr(args, flag) is not None}
+    try:
+        return SessionCaps(**values)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        flag = next(f for f, field in _SESSION_FLAGS.items() if field == first["loc"][0])
+        raise UsageError(f"--{flag.replace('_', '-')}: {first['msg']}") from None
 
 
 def main(argv: Sequence[str]) -> int:
@@ -34,6 +62,7 @@ def main(argv: Sequence[str]) -> int:
             raise UsageError("--workers must be at least 1")
         if not 0 <= args.port <= 65_535:
             raise UsageError("--port must be between 0 and 65535")
+        caps = _session_caps(args)
     except UsageError as exc:
         return report_failure("wasm-exec mcp", exc)
 
@@ -43,7 +72,7 @@ def main(argv: Sequence[str]) -> int:
     sandbox = Sandbox()
     # Fail now, with the library's message, if the runtime is missing or tampered with.
     sandbox.warm_up()
-    server = create_mcp_server(sandbox, workers=args.workers)
+    server = create_mcp_server(sandbox, workers=args.workers, sessions=caps)
     if args.transport == "stdio":
         import anyio
 

@@ -1,80 +1,155 @@
-"""The MCP server: `execute_python_sandbox` and `audit_python_code` on the official SDK.
+"""The MCP server: `execute_python_sandbox` and `audit_python_code` on the official SDK,
+and `open_python_session` / `close_python_session` for state across calls.
 
-Both tools are read-only for the host (the guest has no capability to touch it),
-idempotent and closed-world (no network), and say so in their annotations.
+The host and the world stay untouched by every tool (the guest has no capability to reach
+them, and no tool has network access), so they are annotated read-only for the host and
+closed-world. Opening and closing a session change the server's state; a run given a
+session_id changes that session's, so `execute_python_sandbox` is not idempotent.
 """
 
+import contextlib
 import functools
+from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Annotated
 
 import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from .._errors import InvalidRequestError, SandboxError
-from .._models import AuditReport, TimeoutProfile
+from .._models import TIMEOUT_PROFILES, AuditReport, Limits, TimeoutProfile
 from .._sandbox import Sandbox
 from .._version import __version__
 from ._schemas import (
     AUDIT_DESCRIPTION,
     AUDIT_SCRIPT_DESCRIPTION,
+    CLOSE_SESSION_DESCRIPTION,
     DEFAULT_PROFILE,
     EXECUTE_DESCRIPTION,
     MAX_SCRIPT_CHARS,
+    OPEN_SESSION_DESCRIPTION,
     PROFILE_DESCRIPTION,
     SCRIPT_DESCRIPTION,
+    SESSION_ID_DESCRIPTION,
     SandboxToolResult,
 )
+from ._sessions import SessionBusy, SessionCaps, SessionNotFound, SessionRegistry, SessionsFull
 
 INSTRUCTIONS = (
     "Runs untrusted Python 3.13 in a fresh WebAssembly sandbox with no host files, network "
     "or environment. Call execute_python_sandbox to compute something and read its "
     "simulated_stdout; call audit_python_code to check a script against the policy without "
-    "running it."
+    "running it. For multi-step work, open_python_session gives a session_id whose "
+    "variables persist across execute_python_sandbox calls; close_python_session ends it."
 )
 
 _SAFE = ToolAnnotations(
     read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+_RUN = _SAFE.model_copy(update={"idempotent_hint": False})
+_OPEN = ToolAnnotations(
+    read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
+)
+_CLOSE = ToolAnnotations(
+    read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
 )
 
 Script = Annotated[str, Field(max_length=MAX_SCRIPT_CHARS, description=SCRIPT_DESCRIPTION)]
 AuditedScript = Annotated[
     str, Field(max_length=MAX_SCRIPT_CHARS, description=AUDIT_SCRIPT_DESCRIPTION)
 ]
+SessionId = Annotated[str, Field(max_length=64, description="A session_id from "
+                                 "open_python_session.")]
+_MEMORY = Limits.model_json_schema()["properties"]["memory_mb"]
 
 
-def create_mcp_server(sandbox: Sandbox | None = None, *, workers: int = 2) -> MCPServer:
+class SessionOpened(BaseModel):
+    """A new session: pass `session_id` to execute_python_sandbox."""
+
+    session_id: str
+    memory_mb: int = Field(description="The session's memory cap for its whole life.")
+    policy: str = Field(description="The audit policy its runs are checked against.")
+    idle_timeout_seconds: float = Field(
+        description="The session closes after this long without a call."
+    )
+    expires_at: datetime = Field(description="When it closes unless a call comes first.")
+
+
+class SessionClosed(BaseModel):
+    """A session that was closed: its state is gone."""
+
+    session_id: str
+    calls: int = Field(description="Calls it had run.")
+
+
+def create_mcp_server(
+    sandbox: Sandbox | None = None, *, workers: int = 2, sessions: SessionCaps | None = None
+) -> MCPServer:
     """An MCP server whose tools run on `sandbox`, at most `workers` executions at once
-    (each on a thread, so the server keeps answering meanwhile)."""
+    (each on a thread, so the server keeps answering meanwhile), keeping sessions within
+    `sessions` (defaults: `SessionCaps()`)."""
     sandbox = sandbox or Sandbox()
+    caps = sessions or SessionCaps()
     limiter = anyio.CapacityLimiter(workers)
     server = MCPServer(
         "sandbox-wasm", title="sandbox-wasm", version=__version__, instructions=INSTRUCTIONS
     )
 
-    async def on_worker(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+    async def run(fn):  # type: ignore[no-untyped-def]
+        return await anyio.to_thread.run_sync(fn, limiter=limiter)
+
+    registry = SessionRegistry(caps, sandbox, run)
+
+    @contextlib.contextmanager
+    def tool_errors(session_id: str | None = None) -> Iterator[None]:
+        """Every failure a tool reports, as a ToolError the model can act on."""
         try:
-            return await anyio.to_thread.run_sync(
-                functools.partial(fn, *args, **kwargs), limiter=limiter
-            )
+            yield
+        except SessionNotFound:
+            raise ToolError(
+                f"no session {session_id!r}: unknown, closed, or closed after "
+                f"{caps.idle_seconds:g} s without a call; open one with open_python_session"
+            ) from None
+        except SessionBusy:
+            raise ToolError(
+                f"session {session_id} is running another call; calls on one session run "
+                "one at a time: wait for it to finish"
+            ) from None
+        except SessionsFull as exc:
+            raise ToolError(f"cannot open a session: {exc}") from None
         except InvalidRequestError as exc:
             raise ToolError(str(exc)) from None
         except SandboxError as exc:
             raise ToolError(f"the sandbox runtime is unavailable: {exc}") from None
 
+    async def on_worker(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+        with tool_errors():
+            return await run(functools.partial(fn, *args, **kwargs))
+
     @server.tool(
         name="execute_python_sandbox", title="Run Python in a sandbox",
-        description=EXECUTE_DESCRIPTION, annotations=_SAFE, structured_output=True,
+        description=EXECUTE_DESCRIPTION, annotations=_RUN, structured_output=True,
     )
     async def execute_python_sandbox(
         python_script: Script,
         timeout_profile: Annotated[
             TimeoutProfile, Field(description=PROFILE_DESCRIPTION)
         ] = DEFAULT_PROFILE,
+        session_id: Annotated[
+            str | None, Field(max_length=64, description=SESSION_ID_DESCRIPTION)
+        ] = None,
     ) -> SandboxToolResult:
-        result = await on_worker(sandbox.execute, python_script, profile=timeout_profile)
+        if session_id is None:
+            result = await on_worker(sandbox.execute, python_script, profile=timeout_profile)
+        else:
+            with tool_errors(session_id):
+                result = await registry.execute(
+                    session_id, python_script,
+                    overrides={"timeout_ms": TIMEOUT_PROFILES[timeout_profile]},
+                )
         return SandboxToolResult.of(result)
 
     @server.tool(
@@ -83,5 +158,36 @@ def create_mcp_server(sandbox: Sandbox | None = None, *, workers: int = 2) -> MC
     )
     async def audit_python_code(python_script: AuditedScript) -> AuditReport:
         return await on_worker(sandbox.audit, python_script)
+
+    @server.tool(
+        name="open_python_session", title="Open a Python session",
+        description=OPEN_SESSION_DESCRIPTION, annotations=_OPEN, structured_output=True,
+    )
+    async def open_python_session(
+        memory_mb: Annotated[int, Field(
+            ge=_MEMORY["minimum"], le=_MEMORY["maximum"],
+            description=f"Memory cap of the session for its whole life, in MiB (default "
+            f"{_MEMORY['default']}).",
+        )] = _MEMORY["default"],
+    ) -> SessionOpened:
+        with tool_errors():
+            entry = await registry.open(
+                limits={"memory_mb": memory_mb}, policy=sandbox.policy, on_trap="rollback"
+            )
+        return SessionOpened(
+            session_id=entry.id, memory_mb=memory_mb, policy=sandbox.policy.name,
+            idle_timeout_seconds=caps.idle_seconds,
+            expires_at=datetime.fromtimestamp(registry.expires_at(entry), UTC),
+        )
+
+    @server.tool(
+        name="close_python_session", title="Close a Python session",
+        description=CLOSE_SESSION_DESCRIPTION, annotations=_CLOSE, structured_output=True,
+    )
+    async def close_python_session(session_id: SessionId) -> SessionClosed:
+        with tool_errors(session_id):
+            calls = registry.get(session_id).session.calls
+            await registry.close(session_id)
+        return SessionClosed(session_id=session_id, calls=calls)
 
     return server
