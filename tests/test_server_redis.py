@@ -430,3 +430,104 @@ def test_invalid_redis_url_is_a_usage_error_that_hides_the_password(
     assert "s3cret" not in stderr
     assert len(stderr.strip().splitlines()) == 1
 
+
+
+# -- sessions: which replica holds each ---------------------------------------------------
+SESSIONS = "/v1/sessions"
+
+
+def test_a_session_on_another_replica_is_421_naming_it(
+    replicas: tuple[LiveServer, LiveServer], redis_server: RedisServer
+) -> None:
+    a, b = replicas
+    holder = a.client.get("/healthz").json()["replica"]
+    assert holder != b.client.get("/healthz").json()["replica"]
+    opened = a.client.post(SESSIONS, json={"memory_mb": 64})
+    assert opened.status_code == 201
+    session_id = opened.json()["id"]
+    key = f"sandbox-wasm:session:{session_id}"
+    assert redis_server.client.get(key) == holder
+    assert 0 < redis_server.client.pttl(key) <= 600_000
+
+    a.client.post(f"{SESSIONS}/{session_id}/execute", json={"code": "here = 'A'"})
+    for response in (
+        b.client.post(f"{SESSIONS}/{session_id}/execute", json={"code": "print(here)"}),
+        b.client.get(f"{SESSIONS}/{session_id}"),
+        b.client.get(f"{SESSIONS}/{session_id}/snapshot"),
+        b.client.delete(f"{SESSIONS}/{session_id}"),
+    ):
+        assert response.status_code == 421
+        assert response.headers["sandbox-session-replica"] == holder
+        error = error_of(response)
+        assert (error["code"], error["field"]) == ("session_on_other_replica", "session_id")
+        assert holder in error["message"] and "another gateway replica" in error["message"]
+    # B's refusals changed nothing on A.
+    answer = a.client.post(f"{SESSIONS}/{session_id}/execute", json={"code": "print(here)"})
+    assert answer.json()["stdout"] == "A\n"
+
+    assert a.client.delete(f"{SESSIONS}/{session_id}").status_code == 204
+    assert not redis_server.client.exists(key)
+    for server in (a, b):
+        gone = server.client.get(f"{SESSIONS}/{session_id}")
+        assert (gone.status_code, error_of(gone)["code"]) == (404, "session_not_found")
+
+
+def test_snapshots_move_between_replicas_that_share_the_session_key(
+    sandbox: sw.Sandbox, replicas: tuple[LiveServer, LiveServer], redis_server: RedisServer
+) -> None:
+    a, b = replicas
+    session_id = a.client.post(SESSIONS, json={}).json()["id"]
+    a.client.post(f"{SESSIONS}/{session_id}/execute", json={"code": "moved = 7"})
+    snapshot = a.client.get(f"{SESSIONS}/{session_id}/snapshot").content
+    # Without a configured key each replica signs with its own: B cannot restore A's.
+    refused = b.client.post(f"{SESSIONS}/restore", content=snapshot)
+    assert refused.status_code == 400
+    assert "signed with another key" in error_of(refused)["message"]
+    a.client.delete(f"{SESSIONS}/{session_id}")
+
+    key = uuid.uuid4().hex
+    first = replica(sandbox, redis_server.url, session_key=key)
+    try:
+        second = replica(sandbox, redis_server.url, session_key=key)
+        try:
+            session_id = first.client.post(SESSIONS, json={}).json()["id"]
+            first.client.post(f"{SESSIONS}/{session_id}/execute", json={"code": "moved = 7"})
+            snapshot = first.client.get(f"{SESSIONS}/{session_id}/snapshot").content
+            restored = second.client.post(f"{SESSIONS}/restore", content=snapshot)
+            assert restored.status_code == 201, restored.text
+            new_id = restored.json()["id"]
+            assert redis_server.client.get(f"sandbox-wasm:session:{new_id}") == (
+                second.client.get("/healthz").json()["replica"]
+            )
+            result = second.client.post(
+                f"{SESSIONS}/{new_id}/execute", json={"code": "print(moved * 6)"}
+            ).json()
+            assert result["stdout"] == "42\n"
+        finally:
+            second.stop()
+        # A replica that shuts down drops its records: its sessions are 404, not 421.
+        assert not redis_server.client.exists(f"sandbox-wasm:session:{new_id}")
+        assert first.client.get(f"{SESSIONS}/{new_id}").status_code == 404
+    finally:
+        first.stop()
+
+
+def test_a_session_lookup_without_redis_is_503(sandbox: sw.Sandbox, tmp_path: Path) -> None:
+    flaky = RedisServer(tmp_path)
+    server = replica(sandbox, flaky.url)
+    try:
+        session_id = server.client.post(SESSIONS, json={}).json()["id"]
+        flaky.client.close()
+        flaky.stop()
+        # The session itself lives here and needs no Redis.
+        answer = server.client.post(f"{SESSIONS}/{session_id}/execute", json={"code": "print(1)"})
+        assert answer.json()["stdout"] == "1\n"
+        # Whether an unknown one lives elsewhere cannot be told.
+        unknown = server.client.get(f"{SESSIONS}/{uuid.uuid4().hex}")
+        assert unknown.status_code == 503
+        assert unknown.headers["retry-after"] == "2"
+        assert error_of(unknown)["code"] == "session_directory_unavailable"
+        assert str(flaky.port) not in error_of(unknown)["message"]
+    finally:
+        server.stop()
+        flaky.stop()
