@@ -23,7 +23,11 @@ if TYPE_CHECKING:
         SafeExecRequest,
         SandboxToolRequest,
         SandboxToolResult,
+        SessionCreateRequest,
+        SessionExecuteRequest,
+        SessionInfo,
     )
+    from ._sessions import SessionCaps
     from ._settings import GatewaySettings, settings_from_env
 
 _EXPORTS = {
@@ -39,6 +43,10 @@ _EXPORTS = {
     "SafeExecRequest": "._schemas",
     "SandboxToolRequest": "._schemas",
     "SandboxToolResult": "._schemas",
+    "SessionCreateRequest": "._schemas",
+    "SessionExecuteRequest": "._schemas",
+    "SessionInfo": "._schemas",
+    "SessionCaps": "._sessions",
     "GatewaySettings": "._settings",
     "settings_from_env": "._settings",
 }
@@ -54,6 +62,10 @@ __all__ = [
     "SafeExecRequest",
     "SandboxToolRequest",
     "SandboxToolResult",
+    "SessionCaps",
+    "SessionCreateRequest",
+    "SessionExecuteRequest",
+    "SessionInfo",
     "create_app",
     "create_mcp_server",
     "serve_stdio",
