@@ -42,6 +42,8 @@ def repl(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         pytest.param("if False:\n    print(1)\nelse:\n    print(2)\nprint(3)", "2\n3\n",
                      id="else-goes-on-with-the-block"),
         pytest.param("x = (1,\n\n2)\nx", "(1, 2)\n", id="blank-line-inside-brackets"),
+        pytest.param("def first[T](items: list[T]) -> T:\n    return items[0]\nfirst([3, 4])",
+                     "3\n", id="block-in-syntax-newer-than-the-hosts"),
         pytest.param("for i in range(3):\n    print(i)", "0\n1\n2\n", id="eof-ends-block"),
         pytest.param("1/0\nprint('next')", "next\n", id="error-then-next-input"),
     ],
@@ -66,11 +68,13 @@ def test_timeout_rolls_back_and_earlier_state_stays() -> None:
     assert "rolled back" in done.stderr
 
 
-def test_on_trap_close_leaves_with_the_calls_status() -> None:
-    done = repl("--timeout-ms", "300", "--on-trap", "close",
+def test_on_trap_close_leaves_with_the_calls_status(tmp_path: Path) -> None:
+    saved = tmp_path / "s.snap"
+    done = repl("--timeout-ms", "300", "--on-trap", "close", "--save", str(saved),
                 stdin="y = 1\nwhile True: pass\nprint('unreached')\n")
     assert done.returncode == 124 and done.stdout == ""
     assert "timeout" in done.stderr and "closed" in done.stderr
+    assert "not saved" in done.stderr and not saved.exists()
 
 
 def test_save_then_load_restores_state(tmp_path: Path) -> None:

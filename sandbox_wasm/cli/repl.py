@@ -10,13 +10,16 @@ Whether an input is complete is decided on the host, as `code.InteractiveConsole
 unindented line that is not a clause of the block (else, elif, except, finally) also ends
 it, where Python's prompt would refuse it, so a pasted or piped script needs no blank line
 after each block. The host only decides where an input ends: an input its grammar refuses is
-sent as it is, and the guest's own (its Python may be newer) reports any syntax error.
+sent as it is (a block it opens, up to a blank line), and the guest's grammar (its Python
+may be newer than the host's) has the last word on syntax.
 
 An input that is one expression shows its value, as Python's prompt does. The guest is not
 asked to: the host rewrites the input (`_displaying`) into code that evaluates the
 expression once and, when the value is not None, prints its repr and binds it to `_`. `_`
-is a global of the session (Python's prompt keeps it in builtins; the audit lets no code
-reach those), and the temporary name that holds the value is deleted before the call ends.
+is a global of the session (Python's prompt keeps it in builtins), and the temporary name
+that holds the value is deleted before the call ends. Only a whole input that is one
+expression shows its value: unlike Python's prompt, an expression inside a block (`for`,
+`if`) or after a `;` shows nothing.
 
 Lines starting with "%" are the REPL's own commands (`%help` lists them); `exit` and `quit`
 leave, as Ctrl-D (EOF) does, with status 0. Ctrl-C drops the input being typed; during a
@@ -74,6 +77,7 @@ HISTORY_LENGTH = 1_000
 VALUE_NAME = "_wasm_exec_value"
 # Lines that go on a block although they are not indented.
 _CLAUSE = re.compile(r"(else|elif|except|finally)\b")
+_OPENS_BLOCK = re.compile(r":\s*(#.*)?$")
 _QUIT_WORDS = ("exit", "quit", "exit()", "quit()")
 
 HELP = """\
@@ -173,7 +177,9 @@ def _needs_more(source: str) -> bool:
     try:
         return code.compile_command(source, "<input>", "single") is None
     except (SyntaxError, ValueError, OverflowError):
-        return False
+        # Perhaps syntax newer than the host's (`def first[T](items):`): a block that such
+        # a line opens goes on to a blank line, and the guest judges it.
+        return not source.endswith("\n") and any(map(_OPENS_BLOCK.search, source.split("\n")))
 
 
 def _ends_block(lines: list[str], line: str) -> bool:
@@ -260,7 +266,8 @@ class Repl:
         if not self._lines:
             command = line.strip()
             if command.startswith("%"):
-                return self._command(command[1:])
+                with _sigint_deferred():  # a %load or %reset is not left half done
+                    return self._command(command[1:])
             if command in _QUIT_WORDS:
                 return EXIT_OK
             if not command:
@@ -414,7 +421,9 @@ def _run(args: argparse.Namespace) -> int:
                     status = repl.run(_read_typed)
             else:
                 status = repl.run(_read_piped)
-            if args.save and not repl.session.closed:
+            if args.save and repl.session.closed:
+                _note(f"not saved to {args.save}: the session is closed")
+            elif args.save:
                 _note(opener.save(repl.session, args.save))
         finally:
             repl.session.close()
