@@ -209,6 +209,30 @@ def test_a_call_on_a_busy_session_is_409_and_state_stays_readable(server: LiveSe
     server.client.delete(f"{SESSIONS}/{session_id}")
 
 
+def test_deleting_a_busy_session_forgets_it_at_once_and_frees_it_after_the_call(
+    server: LiveServer,
+) -> None:
+    def reserved() -> float:
+        text = server.client.get("/metrics").text
+        return next(sample.value for family in text_string_to_metric_families(text)
+                    for sample in family.samples
+                    if sample.name == "sandbox_session_reserved_bytes")
+
+    before = reserved()
+    session_id = open_session(server, memory_mb=32)["id"]
+    sleeper = in_background(lambda: server.client.post(
+        f"{SESSIONS}/{session_id}/execute",
+        json={"code": "import time\ntime.sleep(1)\nprint('finished')", "timeout_ms": 5000},
+    ))
+    server.wait_until(lambda health: health["busy"] >= 1)
+    assert server.client.delete(f"{SESSIONS}/{session_id}").status_code == 204
+    assert server.client.get(f"{SESSIONS}/{session_id}").status_code == 404
+    assert reserved() == before + 64 * MIB  # held until the call ends
+    finished = sleeper.result(timeout=30).json()
+    assert (finished["stdout"], finished["session"]["closed"]) == ("finished\n", False)
+    assert reserved() == before
+
+
 # -- isolation ------------------------------------------------------------------------------
 def test_sessions_and_one_shot_runs_do_not_see_each_others_globals(server: LiveServer) -> None:
     first = open_session(server)["id"]

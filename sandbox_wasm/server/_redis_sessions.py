@@ -5,7 +5,8 @@ a live WebAssembly instance). So that a request routed to another replica gets a
 answer (421, naming the holder) instead of a bare 404, each replica records its sessions:
 
 - `sandbox-wasm:session:<id>` -> the holder's replica id, with a TTL of the session's idle
-  TTL, renewed around every call and deleted when the session is closed.
+  TTL, renewed after every call and deleted when the session is closed (or its replica
+  shuts down).
 
 A replica that dies leaves its records until their TTL passes: until then other replicas
 answer 421 for sessions that are gone with it. Recording is best effort (a session works
@@ -51,7 +52,8 @@ class RedisSessionDirectory:
         return f"{self.namespace}:session:{session_id}"
 
     async def claim(self, session_id: str) -> None:
-        """Record this replica as the session's holder (best effort)."""
+        """Record this replica as the session's holder, or renew the record's TTL (best
+        effort)."""
         try:
             await self._redis.set(self.key(session_id), self.replica,
                                   px=_ms(self.ttl_seconds))

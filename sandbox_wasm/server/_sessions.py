@@ -106,6 +106,8 @@ class SessionEntry:
     last_used: float
     memory_bytes: int
     busy: bool = False
+    #: Closed (forgotten) while busy: the call in progress closes it when it ends.
+    closing: bool = False
 
     @property
     def id(self) -> str:
@@ -172,7 +174,6 @@ class SessionRegistry:
         # Bytes reserved by live sessions and by those being opened or restored.
         self._reserved = 0
         self._opening = 0
-        self._shut = False
 
     # -- bookkeeping ---------------------------------------------------------------------
     @property
@@ -212,13 +213,18 @@ class SessionRegistry:
             )
         ]
         for entry in gone:
-            self._forget(entry)
+            self._entries.pop(entry.id)
+            self._release(entry)
 
-    def _forget(self, entry: SessionEntry) -> None:
-        if self._entries.pop(entry.id, None) is not None:
-            self._reserved -= entry.reserved_bytes
-            # Not busy, so no call holds the session's lock: closing frees it at once.
-            entry.session.close()
+    def _release(self, entry: SessionEntry) -> None:
+        """Close a session that is no longer registered and give back its reservation, or,
+        while a call is in it, leave both to the end of that call (under the lock)."""
+        if entry.busy:
+            entry.closing = True
+            return
+        # Not busy, so no call holds the session's lock: closing frees it at once.
+        entry.session.close()
+        self._reserved -= entry.reserved_bytes
 
     def _reserve(self, memory_mb: int, on_trap: OnTrap) -> int:
         size = reservation_bytes(memory_mb, on_trap)
@@ -288,10 +294,11 @@ class SessionRegistry:
             entry.busy = False
             if used:
                 entry.last_used = time.time()
-            if entry.session.closed:
-                self._forget(entry)
-            elif self._shut:
-                entry.session.close()
+            if entry.closing:
+                self._release(entry)
+            elif entry.session.closed:
+                self._entries.pop(entry.id, None)
+                self._release(entry)
 
     # -- the work ------------------------------------------------------------------------
     async def open(
@@ -378,27 +385,20 @@ class SessionRegistry:
         return data
 
     async def close(self, session_id: str) -> None:
-        """Close and forget the session; SessionNotFound if there is none. A call in
-        progress finishes first (within its deadline); the id is unknown from now on."""
+        """Close and forget the session; SessionNotFound if there is none. The id is
+        unknown from now on; a call in progress ends first (within its deadline), and the
+        session's memory is freed then."""
         with self._lock:
             self._sweep()
             entry = self._entries.pop(session_id, None)
-        if entry is None:
-            raise SessionNotFound(session_id)
-        try:
-            # Waits for a call in progress; a worker, since the loop must not wait.
-            await self._run(entry.session.close)
-        finally:
-            with self._lock:
-                self._reserved -= entry.reserved_bytes
+            if entry is None:
+                raise SessionNotFound(session_id)
+            self._release(entry)
 
     def close_all(self) -> list[str]:
-        """Close every session not in a call (on shutdown) and forget all; their ids. A
-        session still in a call is closed when its call ends."""
+        """Close and forget every session (on shutdown); their ids."""
         with self._lock:
-            self._shut = True
             entries, self._entries = list(self._entries.values()), {}
             for entry in entries:
-                if not entry.busy:
-                    entry.session.close()
+                self._release(entry)
         return [entry.id for entry in entries]
