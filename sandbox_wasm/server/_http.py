@@ -401,7 +401,9 @@ class _Gateway:
             raise
 
     @contextlib.contextmanager
-    def session_errors(self, session_id: str | None = None) -> Iterator[None]:
+    def session_errors(
+        self, session_id: str | None = None, source_field: str = "code"
+    ) -> Iterator[None]:
         """The one mapping of session failures to HTTP (a missing session is mapped by
         `session_missing`, which may need the directory)."""
         try:
@@ -426,18 +428,19 @@ class _Gateway:
         except InvalidRequestError as exc:
             if exc.field == "python_runtime":  # the server's runtime, not the request
                 raise ApiError(501, "sessions_unsupported", str(exc)) from None
-            raise refusal(exc, "code") from None
+            raise refusal(exc, source_field) from None
         except SandboxError as exc:
             logger.error("sandbox runtime unavailable: %s", exc)
             raise ApiError(500, "runtime_unavailable", str(exc)) from None
 
     async def in_session(
-        self, session_id: str, work: Callable[[], Awaitable[T]], *, renew: bool = True
+        self, session_id: str, work: Callable[[], Awaitable[T]], *, renew: bool = True,
+        source_field: str = "code",
     ) -> T:
         """`work()` on session `session_id`, its failures as ApiErrors; with Redis and
         `renew`, the directory's record of the session renewed (its TTL is the idle TTL)."""
         try:
-            with self.session_errors(session_id):
+            with self.session_errors(session_id, source_field):
                 result = await work()
         except SessionNotFound:
             raise await self.session_missing(session_id) from None
@@ -721,7 +724,7 @@ def _add_routes(app: FastAPI, gateway: _Gateway) -> None:
             gateway.check_source(script, "python_script")
             overrides = {"timeout_ms": TIMEOUT_PROFILES[profile]}
             result = await gateway.in_session(session_id, lambda: gateway.sessions.execute(
-                session_id, script, overrides=overrides))
+                session_id, script, overrides=overrides), source_field="python_script")
         else:
             result = await gateway.execute(script, field="python_script", profile=profile)
         return SandboxToolHttpResult(

@@ -254,7 +254,7 @@ class SessionRegistry:
                 self._opening += 1
                 return size
             retry_after = self._retry_after()
-        raise SessionsFull(f"{reason}; close one (DELETE it) or retry in {retry_after} s",
+        raise SessionsFull(f"{reason}; close one or retry in {retry_after} s",
                            retry_after=retry_after)
 
     def _retry_after(self) -> int:
