@@ -283,7 +283,7 @@ class SandboxToolRequest(BaseModel):
 
     python_script: str = Field(description=SCRIPT_DESCRIPTION)
     timeout_profile: TimeoutProfile = Field(DEFAULT_PROFILE, description=PROFILE_DESCRIPTION)
-    session_id: str | None = Field(None, description=SESSION_ID_DESCRIPTION)
+    session_id: str | None = Field(None, max_length=64, description=SESSION_ID_DESCRIPTION)
 
 
 class AstSecurityAudit(BaseModel):
