@@ -39,6 +39,8 @@ MANIFEST_NAME = "manifest.json"
 #: manifest (put there by scripts/cpython_wasi/install.py).
 OWN_PYTHON_VARIANT = "cpython313"
 OWN_PYTHON_SNAPSHOT_NAME = "python-snapshot.wasm"
+#: `RuntimeFile.name` (and `result.runtime.name`) of our own runtime.
+OWN_PYTHON_RUNTIME_NAME = f"{OWN_PYTHON_VARIANT}-wasi-snapshot"
 
 _FETCH_HINT = "run scripts/setup.sh (or set SANDBOX_WASM_RUNTIME_DIR)"
 
@@ -243,7 +245,7 @@ def _own_runtime(directory: Path) -> RuntimeFile:
         raise RuntimeIntegrityError(f"{own / MANIFEST_NAME} is not a snapshot manifest")
     path = own / OWN_PYTHON_SNAPSHOT_NAME
     verify_runtime_file(path, sha256)
-    return RuntimeFile(path, sha256, "snapshot", f"{OWN_PYTHON_VARIANT}-wasi-snapshot", version)
+    return RuntimeFile(path, sha256, "snapshot", OWN_PYTHON_RUNTIME_NAME, version)
 
 
 def _vmware_runtime(directory: Path, variant: str) -> RuntimeFile:

@@ -17,12 +17,12 @@ import struct
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
 import wasmtime
 
-from ._artifacts import RuntimeFile
+from ._artifacts import OWN_PYTHON_RUNTIME_NAME, RuntimeFile
 from ._engine import EPOCH_TICK_SECONDS, EngineHost
 from ._guest import (
     ANSWER_LENGTH_BYTES,
@@ -33,6 +33,9 @@ from ._guest import (
 )
 from ._guest_memory import initial_stack_pointer
 from ._models import MIB, Limits
+from ._vfs import MemoryFS
+from ._wasi_fs import SIGNATURES as FS_SIGNATURES
+from ._wasi_fs import FsCalls
 from ._wasm_calls import call_entry, define_host_function
 
 WASI = "wasi_snapshot_preview1"
@@ -205,6 +208,10 @@ class GuestOutcome:
     peak_memory_bytes: int = 0
     #: Milliseconds of the whole run (instance start-up and audit included).
     elapsed_ms: float = 0.0
+    #: Files under /output created or changed by this call (name relative to /output).
+    files: dict[str, bytes] = field(default_factory=dict)
+    #: Writes the filesystem's caps refused in this call.
+    files_dropped: list[str] = field(default_factory=list)
     host_error: str | None = None
 
     @property
@@ -266,6 +273,13 @@ def _wasi_shim(shim: _Shim) -> _Shim:
         return errno
 
     return call  # type: ignore[return-value]
+
+
+def _without_caller(function: Callable[..., int]) -> Callable[..., int]:
+    def call(_caller: wasmtime.Caller, *args: int) -> int:
+        return function(*args)
+
+    return call
 
 
 _Item = TypeVar("_Item")
@@ -397,6 +411,8 @@ def _fd_read(caller: wasmtime.Caller, fd: int, iovs: int, iovs_len: int, nread_p
     # Stdin is served from this run's payload in host memory: no host file, memfd or
     # blocking-I/O thread hop per read. The embedded standard library is read inside the
     # module (wasi-vfs) and never reaches this import; the guest has no other real fds.
+    if fd > 2:
+        return _fs_calls.read_file_errno(caller, fd, iovs, iovs_len, nread_ptr)
     if fd != 0 or fd in _run_state.closed:
         return ERRNO_BADF
     memory: wasmtime.Memory = _run_state.memory
@@ -416,9 +432,11 @@ def _fd_read(caller: wasmtime.Caller, fd: int, iovs: int, iovs_len: int, nread_p
 
 
 def _fd_close(fd: int) -> int:
-    # The guest's only real descriptors are stdio (no preopens; the embedded stdlib's
-    # descriptors never leave the module), and reads and writes of those are served here.
-    if fd not in (0, 1, 2) or fd in _run_state.closed:
+    # Stdio is served here, every other descriptor by the run's in-memory tree (the
+    # embedded stdlib's descriptors never leave the module).
+    if fd > 2:
+        return _fs_calls.fd_close(fd)
+    if fd < 0 or fd in _run_state.closed:
         return ERRNO_BADF
     _run_state.closed.add(fd)
     return ERRNO_SUCCESS
@@ -432,6 +450,8 @@ def _fd_write(
     # lies beyond the cap and no hop through wasmtime's I/O threads. At most MAX_VECTORS
     # entries, at most the cap's worth of bytes copied, and the deadline checked per entry:
     # a write cut short by the deadline reports what it took (the guest then traps).
+    if fd > 2:
+        return _fs_calls.write_file_errno(caller, fd, iovs, iovs_len, nwritten_ptr)
     if fd not in (1, 2) or fd in _run_state.closed:
         return ERRNO_BADF
     output: _CappedOutput = _run_state.outputs[fd - 1]
@@ -468,9 +488,18 @@ def _start_user_phase(caller: wasmtime.Caller) -> None:
     _run_state.deadline = time.monotonic() + timeout_ms / 1000
 
 
+_fs_calls = FsCalls(lambda: _run_state, lambda *args: _io_vectors(*args))
+
+
 def _define_host_functions(linker: wasmtime.Linker) -> None:
     i32, i64 = wasmtime.ValType.i32(), wasmtime.ValType.i64()
     linker.allow_shadowing = True
+    # Every filesystem call wasmtime's WASI would answer: the run's tree answers instead.
+    for name, (params, takes_caller) in FS_SIGNATURES.items():
+        method = getattr(_fs_calls, name)
+        shim = _wasi_shim(method if takes_caller else _without_caller(method))
+        define_host_function(linker, WASI, name, [i64 if p == "I" else i32 for p in params],
+                             [i32], shim, access_caller=True)
     define_host_function(linker, WASI, "proc_exit", [i32], [], _proc_exit)
     define_host_function(linker, WASI, "clock_time_get", [i32, i64, i32], [i32],
                          _clock_time_get, access_caller=True)
@@ -498,6 +527,9 @@ class GuestProgram:
         self._pre: wasmtime.InstancePre | None = linker.instantiate_pre(module)
         self._entry = "_start" if runtime.kind == "plain" else "sandbox_resume"
         self._fresh_image: bytes | None = None
+        #: Whether runs get the in-memory filesystem: only our own runtime, whose snapshot
+        #: rescans its preopens at first use (the fallback embeds a wasi-vfs of its own).
+        self.has_filesystem = runtime.name == OWN_PYTHON_RUNTIME_NAME
         #: Where the C stack ends (it grows down from here); 0 when unknown.
         self.stack_top = initial_stack_pointer(runtime.path)
         # The entry is called unchecked (`_wasm_calls.call_entry`): its type must be () -> ().
@@ -518,6 +550,7 @@ class GuestProgram:
         *,
         argv: list[str] | None = None,
         audit_budget: Limits | None = None,
+        fs: MemoryFS | None = None,
     ) -> GuestOutcome:
         """Run the guest once in a brand-new Store with `payload` as its stdin, under
         `limits` (memory cap, output caps, deadline, fuel), with this program's argv unless
@@ -527,7 +560,7 @@ class GuestProgram:
         apart, not counted against the cap): the guest runs under the budget's deadline and
         fuel until it has answered and under `limits` after it, so the user's limits apply
         to the user's code whatever the audit cost."""
-        instance = LiveInstance(self, limits.memory_mb * MIB, argv or self.argv)
+        instance = LiveInstance(self, limits.memory_mb * MIB, argv or self.argv, fs=fs)
         try:
             return instance.call(payload, limits, audit_budget=audit_budget)
         finally:
@@ -568,8 +601,13 @@ class LiveInstance:
     The memory cap covers the instance's whole life; fuel, deadline and output caps are
     each call's. Instantiation failures surface on the first call, as a host error."""
 
-    def __init__(self, program: GuestProgram, memory_cap_bytes: int, argv: list[str]) -> None:
+    def __init__(
+        self, program: GuestProgram, memory_cap_bytes: int, argv: list[str],
+        *, fs: MemoryFS | None = None,
+    ) -> None:
         self.program = program
+        #: The guest's filesystem (None: no descriptor beyond stdio).
+        self.fs = fs
         self.store = wasmtime.Store(program.host.engine)
         wasi = wasmtime.WasiConfig()
         # No preopened directories and no environment: the guest sees no host state.
@@ -596,12 +634,16 @@ class LiveInstance:
         outcome = GuestOutcome()
         phases = _Phases(limits, audit_budget)
         started = time.perf_counter()
+        fs = self.fs
+        outputs_before = fs.mark() if fs is not None else None
+        if fs is not None:
+            fs.dropped.clear()  # each call reports its own
         try:
             if self._closed:
                 raise wasmtime.WasmtimeError("the instance was closed")
             self.store.set_fuel(phases.first_fuel)
             self.store.set_epoch_deadline(_ticks(phases.first_timeout_ms))
-            _reset_run_state(payload, phases, (stdout, stderr))
+            _reset_run_state(payload, phases, (stdout, stderr), self.fs)
             self.start()
             # Host functions use this handle with their Caller (same store) instead of
             # looking the export up on every call.
@@ -615,7 +657,11 @@ class LiveInstance:
         finally:
             outcome.elapsed_ms = (time.perf_counter() - started) * 1000
             _measure(self.store, self.memory, phases, outcome)
+            _run_state.fs = None
         _collect_output(outcome, stdout, stderr, started)
+        if fs is not None:
+            outcome.files = fs.outputs(since=outputs_before)
+            outcome.files_dropped = list(fs.dropped)
         return outcome
 
     def close(self) -> None:
@@ -644,9 +690,11 @@ class _Phases:
 
 
 def _reset_run_state(
-    payload: bytes, phases: _Phases, outputs: tuple[_CappedOutput, _CappedOutput]
+    payload: bytes, phases: _Phases, outputs: tuple[_CappedOutput, _CappedOutput],
+    fs: MemoryFS | None = None,
 ) -> None:
     """This thread's run state, as the host functions read it during the run."""
+    _run_state.fs = fs
     user = phases.user
     _run_state.next_phase = (
         (user.effective_fuel, user.timeout_ms) if phases.audit is not None else None

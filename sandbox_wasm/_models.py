@@ -100,6 +100,17 @@ class Limits(BaseModel):
         None, ge=1, le=MAX_FUEL, description="Instruction budget; None derives it from timeout_ms."
     )
     max_source_bytes: int = Field(32 * KIB, ge=1, le=MIB, description="Largest accepted source.")
+    max_input_bytes: int = Field(
+        32 * MIB, ge=0, le=256 * MIB, description="Total bytes of the files given as input."
+    )
+    max_file_bytes: int = Field(
+        8 * MIB, ge=0, le=256 * MIB,
+        description="Largest file the guest may write (/output or /tmp): EFBIG beyond.",
+    )
+    max_written_bytes: int = Field(
+        32 * MIB, ge=0, le=256 * MIB,
+        description="Bytes the guest may write in all (/output and /tmp): ENOSPC beyond.",
+    )
 
     @property
     def effective_fuel(self) -> int:
@@ -125,6 +136,9 @@ class EffectiveLimits(ResultModel):
     max_stderr_bytes: int
     fuel: int
     max_source_bytes: int
+    max_input_bytes: int
+    max_file_bytes: int
+    max_written_bytes: int
 
     @classmethod
     def of(cls, limits: Limits) -> EffectiveLimits:
@@ -212,7 +226,9 @@ class SessionCall(ResultModel):
 
 
 class ExecutionResult(ResultModel):
-    """The structured outcome of one execution; JSON-serialisable."""
+    """The structured outcome of one execution; JSON-serialisable (`files` as base64)."""
+
+    model_config = ConfigDict(ser_json_bytes="base64", val_json_bytes="base64")
 
     execution_id: str
     language: Language
@@ -232,6 +248,11 @@ class ExecutionResult(ResultModel):
     limits: EffectiveLimits
     metrics: Metrics
     runtime: RuntimeInfo
+    #: Files the code wrote under /output (in a session: created or changed by this call),
+    #: by name relative to /output.
+    files: dict[str, bytes] = Field(default_factory=dict)
+    #: Writes the filesystem's caps refused ("path: reason"); empty when none.
+    files_dropped: list[str] = Field(default_factory=list)
     #: Set when the code ran in a `Session`.
     session: SessionCall | None = None
 

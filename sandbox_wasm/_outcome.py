@@ -196,6 +196,8 @@ class ResultBuilder:
             stdout, stderr = outcome.stdout_text, outcome.stderr_text
             stdout_truncated, stderr_truncated = outcome.stdout_truncated, outcome.stderr_truncated
             result_json, result_json_error = extract_result_json_checked(stdout)
+        files = outcome.files if outcome is not None else {}
+        files_dropped = outcome.files_dropped if outcome is not None else []
         return ExecutionResult(
             execution_id=self.execution_id,
             language=self.language,
@@ -213,6 +215,8 @@ class ResultBuilder:
             limits=self.limits,
             metrics=self.metrics,
             runtime=self.runtime,
+            files=files,
+            files_dropped=files_dropped,
         )
 
 

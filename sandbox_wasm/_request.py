@@ -58,6 +58,80 @@ def coerce_source(code: str | bytes, max_bytes: int) -> str:
     return code
 
 
+#: Most input files one request may give, and how deep their names may nest.
+MAX_INPUT_FILES = 1_000
+MAX_INPUT_DEPTH = 16
+MAX_NAME_BYTES = 255
+
+
+def coerce_files(files: Mapping[str, bytes | str] | None, max_bytes: int) -> dict[str, bytes]:
+    """Validate input files: relative names of plain components (no `.`, `..`, empty parts,
+    NUL or backslash), bytes or UTF-8 text, at most MAX_INPUT_FILES and `max_bytes` in all.
+    Each refusal names the file ("files.<name>")."""
+    if files is None:
+        return {}
+    if not isinstance(files, Mapping):
+        raise InvalidRequestError("files must be a mapping of name to bytes or text",
+                                  field="files")
+    if len(files) > MAX_INPUT_FILES:
+        raise InvalidRequestError(f"{len(files)} files, over the limit of {MAX_INPUT_FILES}",
+                                  field="files")
+    checked: dict[str, bytes] = {}
+    total = 0
+    for name, data in files.items():
+        where = f"files.{name}"
+        if not isinstance(name, str):
+            raise InvalidRequestError(f"file name {name!r} is not a string", field="files")
+        _check_file_name(name, where)
+        if isinstance(data, str):
+            data = data.encode("utf-8", "surrogatepass")
+        elif isinstance(data, (bytearray, memoryview)):
+            data = bytes(data)
+        if not isinstance(data, bytes):
+            raise InvalidRequestError(
+                f"file {name!r} must be bytes or str, not {type(data).__name__}", field=where)
+        total += len(data)
+        if total > max_bytes:
+            raise InvalidRequestError(
+                f"input files are over the limit of {max_bytes} bytes in all", field=where)
+        checked[name] = data
+    _check_no_file_under_file(checked)
+    return checked
+
+
+def _check_file_name(name: str, where: str) -> None:
+    parts = name.split("/")
+    if not name or name.startswith("/") or any(p in ("", ".", "..") for p in parts):
+        raise InvalidRequestError(
+            f"file name {name!r} must be relative, without '.', '..' or empty parts "
+            "(it is placed under /input)", field=where)
+    if "\x00" in name or "\\" in name:
+        raise InvalidRequestError(f"file name {name!r} contains NUL or a backslash",
+                                  field=where)
+    if len(parts) > MAX_INPUT_DEPTH:
+        raise InvalidRequestError(
+            f"file name {name!r} nests deeper than {MAX_INPUT_DEPTH} directories", field=where)
+    try:
+        too_long = any(len(p.encode("utf-8")) > MAX_NAME_BYTES for p in parts)
+    except UnicodeEncodeError:
+        raise InvalidRequestError(f"file name {name!r} is not valid UTF-8 text",
+                                  field=where) from None
+    if too_long:
+        raise InvalidRequestError(
+            f"file name {name!r} has a part longer than {MAX_NAME_BYTES} bytes", field=where)
+
+
+def _check_no_file_under_file(files: Mapping[str, bytes]) -> None:
+    """A name that is both a file and a directory ("a" and "a/b") cannot be laid out."""
+    directories = {"/".join(name.split("/")[:i]) for name in files
+                   for i in range(1, name.count("/") + 1)}
+    for name in files:
+        if name in directories:
+            raise InvalidRequestError(
+                f"file {name!r} is also a directory of another input file",
+                field=f"files.{name}")
+
+
 def check_language(language: object) -> Language:
     """`language` if it is one this library runs."""
     if language not in LANGUAGES:

@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
 
@@ -23,7 +24,7 @@ from ._artifacts import (
 )
 from ._audit import build_report, parse_audit_answer
 from ._engine import engine_host
-from ._errors import SandboxClosedError, SandboxError
+from ._errors import InvalidRequestError, SandboxClosedError, SandboxError
 from ._guest import MODE_AUDIT, MODE_EXEC
 from ._guest_program import GuestProgram
 from ._models import (
@@ -36,7 +37,14 @@ from ._models import (
 )
 from ._outcome import ResultBuilder, runtime_info
 from ._policy import DEFAULT_POLICY, PolicyLike, policy_line, resolve_policy
-from ._request import audit_budget, check_language, coerce_source, resolve_limits
+from ._request import (
+    audit_budget,
+    check_language,
+    coerce_files,
+    coerce_source,
+    resolve_limits,
+)
+from ._vfs import FileCaps, MemoryFS
 
 # A plain runtime starts the interpreter and runs the bootstrap on every execution; a
 # snapshot was started (with the same bootstrap) at build time and only needs stdin.
@@ -153,9 +161,12 @@ class Sandbox:
         limits: Limits | dict[str, object] | None = None,
         profile: TimeoutProfile | str | None = None,
         policy: PolicyLike | None = None,
+        files: Mapping[str, bytes | str] | None = None,
     ) -> ExecutionResult:
         """Audit `code`, run it in a fresh instance if allowed, and return the result.
         `policy` (an `AuditPolicy` or a preset's name) overrides the sandbox's for this call.
+        `files` (name -> bytes or text) are the guest's read-only /input; what it writes
+        under /output comes back as `result.files`.
 
         Raises InvalidRequestError (or SourceTooLargeError) for invalid input and
         RuntimeNotFoundError / RuntimeIntegrityError when the runtime is unusable; anything
@@ -167,8 +178,13 @@ class Sandbox:
             profile=profile, timeout_ms=timeout_ms, memory_mb=memory_mb,
         )
         source = coerce_source(code, effective.max_source_bytes)
+        inputs = coerce_files(files, effective.max_input_bytes)
         program = self._program(language)
         result = ResultBuilder(language, effective, program.runtime)
+        if inputs and not program.has_filesystem:
+            raise InvalidRequestError(
+                f"files need our CPython 3.13 runtime; {program.runtime.name} has no "
+                "in-memory filesystem", field="files")
         if language == "javascript":
             return self._execute_javascript(program, source, effective, result)
         # One fresh instance audits and then runs: the guest parses the source, writes its
@@ -176,7 +192,9 @@ class Sandbox:
         # (judged by the same function as on the host) allows it.
         policy = resolve_policy(policy, self.policy)
         payload = b"\n".join((MODE_EXEC, policy_line(policy), source.encode("utf-8")))
-        outcome = program.run(payload, effective, audit_budget=audit_budget(effective.memory_mb))
+        fs = new_filesystem(inputs, effective) if program.has_filesystem else None
+        outcome = program.run(payload, effective, audit_budget=audit_budget(effective.memory_mb),
+                              fs=fs)
         return result.from_python_run(outcome, policy)
 
     def _execute_javascript(
@@ -237,6 +255,12 @@ class Sandbox:
                                  "col": 0}}, False
 
 
+def new_filesystem(inputs: Mapping[str, bytes], limits: Limits) -> MemoryFS:
+    """The guest's in-memory filesystem: `inputs` under /input, the limits' caps."""
+    return MemoryFS(inputs, FileCaps(max_file_bytes=limits.max_file_bytes,
+                                     max_total_bytes=limits.max_written_bytes))
+
+
 _default_sandbox: Sandbox | None = None
 _default_lock = threading.Lock()
 
@@ -259,11 +283,12 @@ def execute(
     limits: Limits | dict[str, object] | None = None,
     profile: TimeoutProfile | str | None = None,
     policy: PolicyLike | None = None,
+    files: Mapping[str, bytes | str] | None = None,
 ) -> ExecutionResult:
     """Audit and run `code` in a fresh sandbox instance; see `Sandbox.execute`."""
     return default_sandbox().execute(
         code, language=language, timeout_ms=timeout_ms, memory_mb=memory_mb,
-        limits=limits, profile=profile, policy=policy,
+        limits=limits, profile=profile, policy=policy, files=files,
     )
 
 

@@ -108,6 +108,14 @@ NOT_FOUND = fails("FileNotFoundError")
 # with more than one entry; the host's bounds on such calls are tried on the fallback runtime.
 NO_WRITEV = {"cpython313": fails("AttributeError", message_has=("writev",))}
 NO_READV = {"cpython313": fails("AttributeError", message_has=("readv",))}
+# On our runtime the guest's filesystem is the in-memory tree (sandbox_wasm/_vfs.py): a
+# listing of its root shows the tree's own three directories and nothing of the host, and a
+# write under /tmp lands in the tree (test_attacks checks the host's /tmp is untouched).
+TREE_ROOT = "['input', 'output', 'tmp']\n"
+LISTS_THE_TREE = {"cpython313": ok(TREE_ROOT)}
+WRITES_THE_TREE = {"cpython313": ok("")}
+# `..` never leaves the tree's root: ENOTCAPABLE, as WASI's own sandbox answers.
+LEAVES_NO_ROOT = {"cpython313": fails("PermissionError", message_has=("Capabilities",))}
 RESOURCE = {"timeout_ms": RESOURCE_TIMEOUT_MS}
 SMALL_MEMORY = {"timeout_ms": 2_000, "memory_mb": 64}
 
@@ -161,12 +169,14 @@ AUDIT_EVASION = [
         "audit-evasion",
         "m = __import__('o' + 's')\nprint(m.listdir('/'))\n",
         NOT_FOUND,
+        on_runtime=LISTS_THE_TREE,
     ),
     Attack(
         "subclasses-walk-to-os",
         "audit-evasion",
         _OS_VIA_SUBCLASSES + "print(g['listdir']('/'))\n",
         NOT_FOUND,
+        on_runtime=LISTS_THE_TREE,
     ),
     Attack(
         "subclasses-walk-to-builtins-open",
@@ -195,6 +205,7 @@ AUDIT_EVASION = [
         ),
         NOT_FOUND,
         audit="misses",
+        on_runtime=LISTS_THE_TREE,
     ),
     Attack(
         "methodcaller-built-dunder",
@@ -244,6 +255,7 @@ AUDIT_EVASION = [
         ),
         NOT_FOUND,
         audit="misses",
+        on_runtime={"cpython313": ok("{} " + TREE_ROOT)},
     ),
     Attack(
         "generator-frame-globals",
@@ -365,6 +377,7 @@ AUDIT_EVASION = [
         ),
         NOT_FOUND,
         audit="misses",
+        on_runtime=LISTS_THE_TREE,
     ),
     Attack(
         "nfkc-eval",
@@ -385,6 +398,7 @@ AUDIT_EVASION = [
         "audit-evasion",
         "import \uff4f\uff53\nprint(\uff4f\uff53.listdir('/'))\n",  # import ｏｓ
         NOT_FOUND,
+        on_runtime=LISTS_THE_TREE,
     ),
     Attack(
         "alias-eval",
@@ -397,12 +411,14 @@ AUDIT_EVASION = [
         "audit-evasion",
         "import os as maths\nprint(maths.listdir('/'))\n",
         NOT_FOUND,
+        on_runtime=LISTS_THE_TREE,
     ),
     Attack(
         "star-import-os",
         "audit-evasion",
         "from os import *\nprint(listdir('/'))\n",
         NOT_FOUND,
+        on_runtime=LISTS_THE_TREE,
     ),
     Attack(
         "star-import-builtins",
@@ -493,6 +509,7 @@ AUDIT_EVASION = [
         "import typing\nos_ = typing.sys.modules['os']\nprint(os_.listdir('/'))\n",
         NOT_FOUND,
         audit="misses",
+        on_runtime=LISTS_THE_TREE,
     ),
     Attack(
         "module-attr-random-os",
@@ -500,6 +517,7 @@ AUDIT_EVASION = [
         "import random\nprint(random._os.listdir('/'))\n",
         NOT_FOUND,
         audit="misses",
+        on_runtime=LISTS_THE_TREE,
     ),
     Attack(
         "module-attr-import-socket",
@@ -547,6 +565,7 @@ HOST_FILES = [
         "host-files",
         "print(open('../../../../../..@CANARY_FILE@').read())\n",
         NOT_FOUND,
+        on_runtime=LEAVES_NO_ROOT,
     ),
     Attack(
         "traversal-out-of-embedded-stdlib",
@@ -574,6 +593,7 @@ HOST_FILES = [
         "import io\nio.open('/tmp/sandbox-wasm-pwned.txt', 'w').write('pwned')\n",
         NOT_FOUND,
         audit="misses",
+        on_runtime=WRITES_THE_TREE,
     ),
     Attack(
         "write-embedded-stdlib",
@@ -582,8 +602,10 @@ HOST_FILES = [
         NOT_FOUND,
         audit="misses",
     ),
-    Attack("list-root", "host-files", "import os\nprint(os.listdir('/'))\n", NOT_FOUND),
-    Attack("list-cwd", "host-files", "import os\nprint(os.getcwd(), os.listdir('.'))\n", NOT_FOUND),
+    Attack("list-root", "host-files", "import os\nprint(os.listdir('/'))\n", NOT_FOUND,
+           on_runtime=LISTS_THE_TREE),
+    Attack("list-cwd", "host-files", "import os\nprint(os.getcwd(), os.listdir('.'))\n", NOT_FOUND,
+           on_runtime={"cpython313": ok("/ " + TREE_ROOT)}),
     Attack("list-canary-dir", "host-files", "import os\nprint(os.listdir('@CANARY_DIR@'))\n",
            NOT_FOUND),
     Attack(
@@ -591,6 +613,7 @@ HOST_FILES = [
         "host-files",
         "import os\nprint([p for p, _, _ in os.walk('/') if not p.startswith('/usr')])\n",
         ok("[]\n"),
+        on_runtime={"cpython313": ok("['/', '/input', '/output', '/tmp']\n")},
     ),
     Attack("proc-self-environ", "host-files", "print(open('/proc/self/environ').read())\n",
            NOT_FOUND),

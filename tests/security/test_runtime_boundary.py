@@ -1,8 +1,9 @@
 """What the Python runtimes are given: no preopened host directory (on our own build file
-descriptor 3 and up do not exist at all; on the vmware-labs fallback fd 3 is its embedded
-stdlib, a wasi-vfs directory inside the module's own memory), no environment, no argv beyond
-`-c`, and (our own build) a module that exports only its memory and the run entry. Run on
-both runtimes in the report-only sandbox, so the WebAssembly boundary alone is tested."""
+descriptor 3 is the root of the in-memory tree the host serves, `sandbox_wasm/_vfs.py`, and
+nothing else exists; on the vmware-labs fallback fd 3 is its embedded stdlib, a wasi-vfs
+directory inside the module's own memory), no environment, no argv beyond `-c`, and (our
+own build) a module that exports only its memory and the run entry. Run on both runtimes in
+the report-only sandbox, so the WebAssembly boundary alone is tested."""
 
 from __future__ import annotations
 
@@ -44,15 +45,19 @@ def test_no_preopened_directory_no_environment(open_sandbox: sw.Sandbox) -> None
     assert result.status == "succeeded", (result.error, result.stderr)
     seen = json.loads(result.stdout)
     assert seen["environ"] == {}
-    assert seen["cwd_ok"] is False
     assert seen["argv"] == ["-c"]  # what `python -c` gives a script, on both runtimes
     if _ours(open_sandbox):
-        assert seen["open_fds"] == []  # a preopen would be fd 3
-        assert seen["listed"] == []
+        # fd 3 is the in-memory tree's root: "/" and "." (the cwd) list its three
+        # directories, /tmp the empty scratch; no host path lists.
+        assert seen["open_fds"] == [3]
+        tree = ["input", "output", "tmp"]
+        assert seen["listed"] == [["/", tree], [".", tree], ["/tmp", []]]
+        assert seen["cwd_ok"] is True
         # The stdlib is served from memory: there is no path to import from.
         assert seen["path"] == []
     else:
         # wasi-vfs: the stdlib packed into the module, mounted at /usr/local/lib.
+        assert seen["cwd_ok"] is False
         assert seen["open_fds"] == [3]
         assert seen["listed"] == [["/usr", ["local"]],
                                   ["/usr/local/lib", ["python312.zip", "python3.12"]]]
@@ -85,7 +90,7 @@ def our_open_sandbox() -> sw.Sandbox:
     return sw.Sandbox(policy=sw.REPORT_ONLY_POLICY, python_runtime=_artifacts.OWN_PYTHON_VARIANT)
 
 
-@pytest.mark.parametrize("fd", [3, 4, 5, 100])
+@pytest.mark.parametrize("fd", [4, 5, 100])
 def test_guessing_a_preopen_descriptor_finds_nothing(our_open_sandbox: sw.Sandbox, fd: int) -> None:
     code = (
         "import os\n"
@@ -100,3 +105,20 @@ def test_guessing_a_preopen_descriptor_finds_nothing(our_open_sandbox: sw.Sandbo
     result = our_open_sandbox.execute(code)
     assert result.status == "succeeded", (result.error, result.stderr)
     assert "reached" not in result.stdout and len(result.stdout.splitlines()) == 3
+
+
+def test_descriptor_3_is_the_in_memory_tree(our_open_sandbox: sw.Sandbox) -> None:
+    code = (
+        "import os\n"
+        "print(sorted(os.listdir('/')), os.stat('.', dir_fd=3).st_ino > 0)\n"
+        "for name in ('etc/passwd', 'proc/self/environ', '../etc', 'input/../../etc'):\n"
+        "    try:\n"
+        "        os.open(name, os.O_RDONLY, dir_fd=3)\n"
+        "        print('reached', name)\n"
+        "    except OSError as exc:\n"
+        "        print(exc.errno)\n"
+    )
+    result = our_open_sandbox.execute(code)
+    assert result.status == "succeeded", (result.error, result.stderr)
+    assert result.stdout.splitlines() == ["['input', 'output', 'tmp'] True", "44", "44", "76",
+                                          "76"]
