@@ -23,19 +23,27 @@ import threading
 import time
 import uuid
 import weakref
+from collections.abc import Mapping
 from types import TracebackType
 from typing import Literal
 
 from ._errors import InvalidRequestError, SandboxError
 from ._guest import MODE_SESSION
-from ._guest_memory import MemoryState, MemoryStateError, apply, capture
+from ._guest_memory import MemoryStateError, apply, capture
 from ._guest_program import GuestOutcome, LiveInstance
 from ._models import MIB, ExecutionResult, Limits, SessionCall, TimeoutProfile
 from ._outcome import ResultBuilder
 from ._policy import AuditPolicy, PolicyLike, policy_line, resolve_policy
-from ._request import audit_budget, check_language, coerce_source, resolve_limits
-from ._sandbox import Sandbox, default_sandbox
-from ._session_snapshot import SessionImage, SnapshotError, decode, encode
+from ._request import (
+    audit_budget,
+    check_language,
+    coerce_files,
+    coerce_source,
+    resolve_limits,
+)
+from ._sandbox import Sandbox, default_sandbox, new_filesystem
+from ._session_snapshot import SessionImage, SessionState, SnapshotError, decode, encode
+from ._vfs import FileCaps, freeze, thaw
 
 OnTrap = Literal["rollback", "close"]
 #: Idle time after which a session is closed (its memory freed), unless told otherwise.
@@ -107,8 +115,8 @@ class Session:
         self.calls = 0
         self._lock = threading.RLock()
         self._closed = False
-        self._checkpoint: MemoryState | None = None
-        self._instance = self._new_instance(_image.memory if _image else None)
+        self._checkpoint: SessionState | None = None
+        self._instance = self._new_instance(_image.state if _image else None)
         if _image is not None:
             self.calls = _image.calls
         if on_trap == "rollback":
@@ -173,10 +181,14 @@ class Session:
         timeout_ms: int | None = None,
         limits: Limits | dict[str, object] | None = None,
         profile: TimeoutProfile | str | None = None,
+        files: Mapping[str, bytes | str] | None = None,
     ) -> ExecutionResult:
         """Audit `code` and run it in the session (its globals persist for the next call).
         `timeout_ms`, `profile` and `limits` override the session's limits for this call;
-        the memory cap is the session's and cannot change.
+        the memory cap is the session's and cannot change. `files` are added to (or
+        replace files in) the session's /input; `result.files` holds what this call
+        created or changed under /output. The session's filesystem (/tmp included) lives
+        as long as the session.
 
         Raises InvalidRequestError for invalid input and SessionClosedError when the
         session is closed; anything the code does is reported in the result."""
@@ -190,9 +202,17 @@ class Session:
                 field="limits.memory_mb",
             )
         source = coerce_source(code, effective.max_source_bytes)
+        inputs = coerce_files(files, effective.max_input_bytes)
         payload = b"\n".join((MODE_SESSION, policy_line(self.policy), source.encode("utf-8")))
         with self._lock:
             self._check_open()
+            fs = self._instance.fs
+            assert fs is not None
+            for name, data in inputs.items():
+                try:
+                    fs.add_input(name, data)
+                except ValueError as error:
+                    raise InvalidRequestError(str(error), field=f"files.{name}") from None
             self.calls += 1
             builder = ResultBuilder("python", effective, self._program.runtime)
             outcome = self._instance.call(
@@ -224,15 +244,22 @@ class Session:
         return SessionCall(id=self.id, call=self.calls, rolled_back=rolled_back,
                            closed=self._closed, memory_bytes=memory_bytes)
 
-    def _new_instance(self, state: MemoryState | None) -> LiveInstance:
-        """A fresh instance of the runtime, holding `state` if given."""
+    def _new_instance(self, state: SessionState | None) -> LiveInstance:
+        """A fresh instance of the runtime with a filesystem, holding `state` if given."""
+        try:
+            fs = new_filesystem({}, self.limits) if state is None else thaw(
+                state.fs, FileCaps(max_file_bytes=self.limits.max_file_bytes,
+                                   max_total_bytes=self.limits.max_written_bytes))
+        except ValueError as error:
+            raise SnapshotError(f"session snapshot holds an unusable filesystem ({error})") \
+                from None
         instance = LiveInstance(self._program, self.limits.memory_mb * MIB,
-                                self._program.argv)
+                                self._program.argv, fs=fs)
         try:
             instance.start()
             if state is not None:
                 assert instance.memory is not None
-                apply(state, instance.memory, instance.store)
+                apply(state.memory, instance.memory, instance.store)
         except MemoryStateError as error:
             instance.close()
             raise SnapshotError(str(error)) from None
@@ -241,11 +268,14 @@ class Session:
             raise SandboxError(f"the session's instance could not start: {error}") from None
         return instance
 
-    def _capture(self) -> MemoryState:
-        memory = self._instance.memory
-        assert memory is not None
-        return capture(memory, self._instance.store, self._program.fresh_image,
-                       stack_top=self._program.stack_top)
+    def _capture(self) -> SessionState:
+        memory, fs = self._instance.memory, self._instance.fs
+        assert memory is not None and fs is not None
+        return SessionState(
+            capture(memory, self._instance.store, self._program.fresh_image,
+                    stack_top=self._program.stack_top),
+            freeze(fs),
+        )
 
     # -- snapshots -----------------------------------------------------------------------
     def snapshot(self, *, key: bytes | None = None) -> bytes:
@@ -260,7 +290,7 @@ class Session:
                 policy=self.policy.model_dump(mode="json"),
                 session_id=self.id,
                 calls=self.calls,
-                memory=self._capture(),
+                state=self._capture(),
             )
         return encode(image, key=key)
 

@@ -2,12 +2,13 @@
 processes and machines.
 
     MAGIC | version (u16) | flags (u16) | header length (u32) | header (JSON)
-          | body length (u64) | body (zlib: the memory runs, concatenated) | digest (32)
+          | body length (u64) | body (zlib: memory runs, then files' bytes) | digest (32)
 
 The header names the runtime (its SHA-256: a snapshot only restores into the very runtime
 that made it), the session's limits and policy, its call count, the memory size and the
-(offset, length) of each run. The digest is SHA-256 of everything before it, or HMAC-SHA256
-with a key when the snapshot is signed: unsigned, it catches corruption; signed, also
+(offset, length) of each run, and the session's in-memory filesystem (each node's path,
+kind, writability and length; the open descriptors). The digest is SHA-256 of everything
+before it, or HMAC-SHA256 with a key when the snapshot is signed: unsigned, it catches corruption; signed, also
 deliberate edits by whoever does not hold the key. Decoding checks every field and bounds
 what it inflates before anything reaches an instance; a snapshot restores only into a fresh
 instance under the session's memory cap, so even a crafted one stays inside the sandbox.
@@ -25,6 +26,7 @@ from typing import Any
 
 from ._errors import InvalidRequestError
 from ._guest_memory import WASM_PAGE, MemoryState
+from ._vfs import FsState
 
 MAGIC = b"SWSESS\x00"
 FORMAT_VERSION = 1
@@ -34,6 +36,8 @@ _PREFIX = struct.Struct("<HHI")
 _BODY_LENGTH = struct.Struct("<Q")
 #: The largest header a reader accepts (the run list of a 1 GiB memory fits many times).
 MAX_HEADER_BYTES = 8 * 2**20
+#: The most bytes a snapshot's files may hold (input and written caps at their maxima).
+MAX_FILE_BYTES_IN_ALL = 512 * 2**20
 #: Compression level: level 1 is ~10x faster than the default, and pages of a Python heap
 #: compress almost as well with it.
 COMPRESSION_LEVEL = 1
@@ -48,6 +52,18 @@ class SnapshotError(InvalidRequestError):
 
 
 @dataclass(frozen=True)
+class SessionState:
+    """A session at rest: its linear memory and its filesystem."""
+
+    memory: MemoryState
+    fs: FsState
+
+    @property
+    def stored_bytes(self) -> int:
+        return self.memory.stored_bytes + self.fs.stored_bytes
+
+
+@dataclass(frozen=True)
 class SessionImage:
     """What a snapshot holds."""
 
@@ -57,11 +73,12 @@ class SessionImage:
     policy: dict[str, Any]
     session_id: str
     calls: int
-    memory: MemoryState
+    state: SessionState
 
 
 def encode(image: SessionImage, *, key: bytes | None = None) -> bytes:
     """`image` as snapshot bytes, signed with `key` (HMAC-SHA256) when one is given."""
+    memory, fs = image.state.memory, image.state.fs
     header = json.dumps({
         "runtime_sha256": image.runtime_sha256,
         "runtime_name": image.runtime_name,
@@ -69,10 +86,16 @@ def encode(image: SessionImage, *, key: bytes | None = None) -> bytes:
         "policy": image.policy,
         "session_id": image.session_id,
         "calls": image.calls,
-        "memory_bytes": image.memory.size,
-        "runs": [[offset, len(data)] for offset, data in image.memory.runs],
+        "memory_bytes": memory.size,
+        "runs": [[offset, len(data)] for offset, data in memory.runs],
+        "fs_nodes": [[path, is_dir, writable, len(data)]
+                     for path, is_dir, writable, data in fs.nodes],
+        "fs_handles": [list(handle) for handle in fs.handles],
     }, separators=(",", ":"), sort_keys=True).encode()
-    body = zlib.compress(b"".join(data for _, data in image.memory.runs), COMPRESSION_LEVEL)
+    body = zlib.compress(
+        b"".join([*(data for _, data in memory.runs), *(node[3] for node in fs.nodes)]),
+        COMPRESSION_LEVEL,
+    )
     flags = FLAG_SIGNED if key is not None else 0
     content = b"".join((
         MAGIC, _PREFIX.pack(FORMAT_VERSION, flags, len(header)), header,
@@ -137,7 +160,15 @@ def decode(
     body = content[body_at + _BODY_LENGTH.size :]
     if body_length != len(body):
         raise SnapshotError("session snapshot body is truncated")
-    memory = MemoryState(size, tuple(_split_runs(body, runs)))
+    lengths = [length for _, length in runs] + [node[3] for node in image_fields["fs_nodes"]]
+    parts = _split(body, lengths)
+    memory = MemoryState(size, tuple(
+        (run[0], part) for run, part in zip(runs, parts, strict=False)))
+    fs = FsState(
+        tuple((path, is_dir, writable, part) for (path, is_dir, writable, _), part
+              in zip(image_fields["fs_nodes"], parts[len(runs):], strict=True)),
+        tuple(tuple(handle) for handle in image_fields["fs_handles"]),  # type: ignore[misc]
+    )
     return SessionImage(
         runtime_sha256=image_fields["runtime_sha256"],
         runtime_name=image_fields["runtime_name"],
@@ -145,7 +176,7 @@ def decode(
         policy=image_fields["policy"],
         session_id=image_fields["session_id"],
         calls=image_fields["calls"],
-        memory=memory,
+        state=SessionState(memory, fs),
     )
 
 
@@ -161,7 +192,7 @@ def _header_fields(header: Any) -> dict[str, Any]:
         raise TypeError("header is not an object")
     fields = {name: header[name] for name in (
         "runtime_sha256", "runtime_name", "limits", "policy", "session_id", "calls",
-        "memory_bytes", "runs")}
+        "memory_bytes", "runs", "fs_nodes", "fs_handles")}
     for name in ("runtime_sha256", "runtime_name", "session_id"):
         if not isinstance(fields[name], str):
             raise TypeError(f"{name} is not a string")
@@ -177,6 +208,22 @@ def _header_fields(header: Any) -> dict[str, Any]:
                 or run[0] < end_of_last or run[0] + run[1] > size):
             raise ValueError("memory runs overlap or lie outside the memory")
         end_of_last = run[0] + run[1]
+    file_bytes = 0
+    for node in fields["fs_nodes"]:
+        if (not isinstance(node, list) or len(node) != 4 or not isinstance(node[0], str)
+                or not node[0].startswith("/") or not isinstance(node[1], bool)
+                or not isinstance(node[2], bool) or not _is_count(node[3])
+                or (node[1] and node[3])):
+            raise ValueError("a filesystem node is malformed")
+        file_bytes += node[3]
+    if file_bytes > MAX_FILE_BYTES_IN_ALL:
+        raise ValueError("the filesystem holds too many bytes")
+    for handle in fields["fs_handles"]:
+        if (not isinstance(handle, list) or len(handle) != 6 or not _is_count(handle[0])
+                or not isinstance(handle[1], str)
+                or not all(isinstance(flag, bool) for flag in handle[2:5])
+                or not _is_count(handle[5])):
+            raise ValueError("a filesystem descriptor is malformed")
     return fields
 
 
@@ -184,10 +231,10 @@ def _is_count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**40
 
 
-def _split_runs(body: bytes, runs: list[list[int]]) -> list[tuple[int, bytes]]:
-    """The runs' contents, inflating no more than the header says they hold (a body that
-    inflates to more, or less, is refused: no decompression bomb reaches memory)."""
-    expected = sum(length for _, length in runs)
+def _split(body: bytes, lengths: list[int]) -> list[bytes]:
+    """The body's parts of `lengths` bytes, inflating no more than they add up to (a body
+    that inflates to more, or less, is refused: no decompression bomb reaches memory)."""
+    expected = sum(lengths)
     inflater = zlib.decompressobj()
     try:
         raw = inflater.decompress(body, expected + 1)
@@ -196,7 +243,7 @@ def _split_runs(body: bytes, runs: list[list[int]]) -> list[tuple[int, bytes]]:
     if len(raw) != expected or inflater.unconsumed_tail or not inflater.eof:
         raise SnapshotError("session snapshot body does not match its header")
     parts, position = [], 0
-    for offset, length in runs:
-        parts.append((offset, raw[position : position + length]))
+    for length in lengths:
+        parts.append(raw[position : position + length])
         position += length
     return parts
