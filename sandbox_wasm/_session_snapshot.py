@@ -9,9 +9,10 @@ that made it), the session's limits and policy, its call count, the memory size 
 (offset, length) of each run, and the session's in-memory filesystem (each node's path,
 kind, writability and length; the open descriptors). The digest is SHA-256 of everything
 before it, or HMAC-SHA256 with a key when the snapshot is signed: unsigned, it catches
-corruption; signed, also deliberate edits by whoever does not hold the key. Decoding checks every field and bounds
-what it inflates before anything reaches an instance; a snapshot restores only into a fresh
-instance under the session's memory cap, so even a crafted one stays inside the sandbox.
+corruption; signed, also deliberate edits by whoever does not hold the key. Decoding checks
+every field and bounds what it inflates before anything reaches an instance; a snapshot
+restores only into a fresh instance under the session's memory cap, so even a crafted one
+stays inside the sandbox.
 """
 
 from __future__ import annotations
