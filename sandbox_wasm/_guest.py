@@ -79,11 +79,11 @@ STRICT_TABLES = {
 BALANCED_ALLOWED_MODULES = """
 __future__ abc argparse array ast atexit base64 binascii bisect calendar cmath collections colorsys
 contextlib contextvars copy csv dataclasses datetime decimal difflib email encodings enum
-errno fnmatch fractions functools getopt graphlib hashlib heapq hmac html io ipaddress
-itertools json keyword locale logging math numbers operator optparse plistlib pprint
-queue random re reprlib sched secrets shlex statistics string stringprep struct sys textwrap
-time token tomllib traceback types typing unicodedata urllib.parse uuid warnings weakref xml
-zlib
+errno filecmp fileinput fnmatch fractions functools getopt glob graphlib gzip hashlib heapq
+hmac html io ipaddress itertools json keyword locale logging math numbers operator optparse
+pathlib plistlib pprint queue random re reprlib sched secrets shlex shutil statistics string
+stringprep struct sys tarfile tempfile textwrap time token tomllib traceback types typing
+unicodedata urllib.parse uuid warnings weakref xml zipfile zlib
 """.split()  # noqa: SIM905 - one word per module reads best
 #: What `sys` offers that only describes the interpreter or uses the standard streams.
 BALANCED_SYS_ATTRIBUTES = """
@@ -94,9 +94,15 @@ getfilesystemencoding get_int_max_str_digits set_int_max_str_digits flags api_ve
 """.split()  # noqa: SIM905
 #: Builtins allowed when their attribute name is a literal without double underscores.
 LITERAL_ATTRIBUTE_CALLS = ("getattr", "hasattr", "setattr", "delattr")
+#: What the guest's own filesystem (an in-memory tree: /input, /output, /tmp) needs: `open`
+#: and the modules that work on files reach that tree and nothing of the host.
+BALANCED_FILE_ACCESS = ("open", "io.open", "pathlib", "glob", "shutil", "tempfile")
 BALANCED_TABLES = {
     **STRICT_TABLES,
-    "blocked_modules": tuple(m for m in STRICT_TABLES["blocked_modules"] if m != "sys"),
+    "blocked_modules": tuple(m for m in STRICT_TABLES["blocked_modules"]
+                             if m not in ("sys", *BALANCED_FILE_ACCESS)),
+    "blocked_calls": tuple(c for c in STRICT_TABLES["blocked_calls"]
+                           if c not in BALANCED_FILE_ACCESS),
     "allowed_modules": tuple(BALANCED_ALLOWED_MODULES),
     "literal_calls": LITERAL_ATTRIBUTE_CALLS,
     "sys_attributes": tuple(BALANCED_SYS_ATTRIBUTES),

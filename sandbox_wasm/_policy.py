@@ -56,12 +56,14 @@ class AuditPolicy(BaseModel):
 #: attributes; `sys` is refused whatever it is used for.
 STRICT_POLICY = AuditPolicy()
 #: Judges by what a construct can reach: every standard-library module that only computes
-#: (`_stdlib.py` gives the reason for each), getattr & co. with literal non-dunder names,
-#: and the safe subset of `sys`. The default.
+#: (`_stdlib.py` gives the reason for each), `open` and the file modules (the guest's files
+#: are its own in-memory tree), getattr & co. with literal non-dunder names, and the safe
+#: subset of `sys`. The default.
 BALANCED_POLICY = AuditPolicy(
     name="balanced",
     blocked_modules=frozenset(BALANCED_TABLES["blocked_modules"]),
     allowed_modules=frozenset(BALANCED_TABLES["allowed_modules"]),
+    blocked_calls=frozenset(BALANCED_TABLES["blocked_calls"]),
     literal_attribute_calls=frozenset(BALANCED_TABLES["literal_calls"]),
     sys_attributes=frozenset(BALANCED_TABLES["sys_attributes"]),
     import_bound_calls=bool(BALANCED_TABLES["import_bound_calls"]),
