@@ -1,0 +1,228 @@
+"""The guest's in-memory filesystem, used the way scripts use files: real runs on our
+runtime under the default (balanced) policy, checked against what POSIX would do."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterator
+
+import pytest
+
+import sandbox_wasm as sw
+from sandbox_wasm._vfs import FileCaps, MemoryFS, freeze, thaw
+
+
+@pytest.fixture(scope="module")
+def box() -> Iterator[sw.Sandbox]:
+    with sw.Sandbox(python_runtime="cpython313") as sandbox:
+        yield sandbox
+
+
+def run(box: sw.Sandbox, code: str, **options: object) -> sw.ExecutionResult:
+    result = box.execute(code, **options)  # type: ignore[arg-type]
+    assert result.status == "succeeded", (result.error, result.stderr)
+    return result
+
+
+def test_inputs_are_read_and_outputs_come_back(box: sw.Sandbox) -> None:
+    result = run(box, (
+        "import csv, statistics\n"
+        "with open('/input/data.csv', newline='') as f:\n"
+        "    values = [float(row['v']) for row in csv.DictReader(f)]\n"
+        "with open('/output/report.md', 'w') as f:\n"
+        "    f.write(f'# Report\\n\\nmean: {statistics.mean(values)}\\n')\n"
+        "import pathlib\n"
+        "pathlib.Path('/output/charts').mkdir()\n"
+        "pathlib.Path('/output/charts/raw.bin').write_bytes(bytes(range(256)))\n"
+        "print(open('/input/cfg/settings.json').read())\n"
+    ), files={"data.csv": "v\n1\n2\n6\n", "cfg/settings.json": b'{"k": 1}'})
+    assert result.stdout == '{"k": 1}\n'
+    assert result.files == {"charts/raw.bin": bytes(range(256)),
+                            "report.md": b"# Report\n\nmean: 3.0\n"}
+    assert result.files_dropped == []
+
+
+def test_the_tree_lists_and_stats_as_posix_would(box: sw.Sandbox) -> None:
+    result = run(box, (
+        "import os\n"
+        "print(sorted(os.listdir('/')), sorted(os.listdir('/input')), os.getcwd())\n"
+        "st = os.stat('/input/a.txt')\n"
+        "print(st.st_size, os.path.isfile('/input/a.txt'), os.path.isdir('/input/sub'))\n"
+        "print([(p, sorted(d), sorted(f)) for p, d, f in os.walk('/input')])\n"
+        "print(os.path.exists('/nope'), os.path.exists('/input/nope'))\n"
+    ), files={"a.txt": "hello", "sub/b.txt": "x"}, policy="report")
+    assert result.stdout.splitlines() == [
+        "['input', 'output', 'tmp'] ['a.txt', 'sub'] /",
+        "5 True True",
+        "[('/input', ['sub'], ['a.txt']), ('/input/sub', [], ['b.txt'])]",
+        "False False",
+    ]
+
+
+def test_inputs_are_read_only(box: sw.Sandbox) -> None:
+    result = run(box, (
+        "import os\n"
+        "for attempt in (lambda: open('/input/a.txt', 'w'), lambda: open('/input/new', 'w'),\n"
+        "                lambda: os.remove('/input/a.txt'), lambda: os.mkdir('/input/d'),\n"
+        "                lambda: os.rename('/input/a.txt', '/tmp/a.txt'),\n"
+        "                lambda: open('/new-at-root', 'w')):\n"
+        "    try:\n"
+        "        attempt()\n"
+        "        print('allowed')\n"
+        "    except OSError as exc:\n"
+        "        print(type(exc).__name__, exc.errno)\n"
+        "print(open('/input/a.txt').read())\n"
+    ), files={"a.txt": "kept"}, policy="report")
+    lines = result.stdout.splitlines()
+    assert "allowed" not in lines and lines[-1] == "kept"
+    assert all(line.startswith(("OSError", "PermissionError")) for line in lines[:-1])
+
+
+def test_read_write_seek_append_truncate(box: sw.Sandbox) -> None:
+    result = run(box, (
+        "with open('/tmp/f', 'w+b') as f:\n"
+        "    f.write(b'hello world')\n"
+        "    f.seek(6)\n"
+        "    print(f.read(), f.tell())\n"
+        "    f.seek(0, 2)\n"
+        "    print(f.tell())\n"
+        "    f.truncate(5)\n"
+        "    f.seek(0)\n"
+        "    print(f.read())\n"
+        "with open('/tmp/f', 'ab') as f:\n"
+        "    f.write(b'!')\n"
+        "with open('/tmp/f', 'r+b') as f:\n"
+        "    f.seek(10)\n"
+        "    f.write(b'x')\n"
+        "print(open('/tmp/f', 'rb').read())\n"
+    ))
+    assert result.stdout.splitlines() == [
+        "b'world' 11", "11", "b'hello'", "b'hello!\\x00\\x00\\x00\\x00x'",
+    ]
+    assert result.files == {}  # /tmp is scratch: nothing of it comes back
+
+
+def test_a_file_opened_twice_shares_its_bytes(box: sw.Sandbox) -> None:
+    result = run(box, (
+        "w = open('/output/log.txt', 'w', buffering=1)\n"
+        "r = open('/output/log.txt')\n"
+        "w.write('one\\n')\n"
+        "print(repr(r.read()))\n"
+        "w.write('two\\n')\n"
+        "print(repr(r.read()))\n"
+        "w.close(); r.close()\n"
+    ))
+    assert result.stdout == "'one\\n'\n'two\\n'\n"
+    assert result.files == {"log.txt": b"one\ntwo\n"}
+
+
+def test_rename_remove_and_directories(box: sw.Sandbox) -> None:
+    result = run(box, (
+        "import os, shutil\n"
+        "os.makedirs('/tmp/a/b/c')\n"
+        "open('/tmp/a/b/c/f.txt', 'w').write('x')\n"
+        "shutil.copytree('/tmp/a', '/output/copy')\n"
+        "os.rename('/tmp/a/b/c/f.txt', '/tmp/a/g.txt')\n"
+        "try:\n"
+        "    os.rmdir('/tmp/a')\n"
+        "except OSError as exc:\n"
+        "    print('rmdir', exc.errno)\n"
+        "try:\n"
+        "    os.rename('/tmp/a', '/tmp/a/b/inside')\n"
+        "except OSError as exc:\n"
+        "    print('into itself', exc.errno)\n"
+        "shutil.rmtree('/tmp/a')\n"
+        "print(os.listdir('/tmp'))\n"
+    ), policy="report")
+    assert result.stdout.splitlines() == ["rmdir 55", "into itself 28", "[]"]
+    assert result.files == {"copy/b/c/f.txt": b"x"}
+
+
+def test_the_standard_file_modules_work(box: sw.Sandbox) -> None:
+    result = run(box, (
+        "import glob, gzip, tempfile, zipfile, pathlib\n"
+        "with tempfile.TemporaryDirectory() as tmp:\n"
+        "    pathlib.Path(tmp, 'a.txt').write_text('alpha')\n"
+        "    print(sorted(p.name for p in pathlib.Path(tmp).iterdir()))\n"
+        "with zipfile.ZipFile('/output/bundle.zip', 'w') as z:\n"
+        "    z.writestr('inner.txt', 'zipped')\n"
+        "print(zipfile.ZipFile('/output/bundle.zip').read('inner.txt'))\n"
+        "with gzip.open('/tmp/x.gz', 'wt') as g:\n"
+        "    g.write('gz')\n"
+        "print(gzip.open('/tmp/x.gz', 'rt').read(), glob.glob('/input/*.csv'))\n"
+    ), files={"a.csv": "1", "b.txt": "2"})
+    assert result.stdout.splitlines() == ["['a.txt']", "b'zipped'", "gz ['/input/a.csv']"]
+    assert set(result.files) == {"bundle.zip"}
+
+
+def test_files_travel_as_base64_in_json(box: sw.Sandbox) -> None:
+    result = run(box, "open('/output/b.bin', 'wb').write(bytes([0, 255, 10]))")
+    encoded = json.loads(result.model_dump_json())
+    assert encoded["files"] == {"b.bin": base64.b64encode(bytes([0, 255, 10])).decode()}
+    assert result.to_dict()["files"] == encoded["files"]
+    assert sw.ExecutionResult.model_validate_json(result.model_dump_json()).files == result.files
+
+
+def test_caps_refuse_writes_and_say_so(box: sw.Sandbox) -> None:
+    result = box.execute(
+        "try:\n"
+        "    open('/output/big.bin', 'wb').write(b'x' * 2_000_000)\n"
+        "except OSError as exc:\n"
+        "    print('refused', exc.errno)\n",
+        limits={"max_file_bytes": 1_000_000},
+    )
+    assert result.stdout == "refused 22\n"  # EFBIG
+    assert result.files == {"big.bin": b""}
+    assert len(result.files_dropped) == 1 and "per-file cap" in result.files_dropped[0]
+    assert result.files_dropped[0].startswith("/output/big.bin")
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("../x", "relative"), ("/abs", "relative"), ("a/../b", "relative"), ("a//b", "relative"),
+    ("", "relative"), ("a\x00b", "NUL"), ("a\\b", "backslash"), ("x" * 300, "longer"),
+    ("/".join("d" * 20), "deeper"),
+])
+def test_bad_input_names_are_refused(box: sw.Sandbox, name: str, message: str) -> None:
+    with pytest.raises(sw.InvalidRequestError, match=message) as error:
+        box.execute("pass", files={name: b"x"})
+    assert error.value.field.startswith("files")
+
+
+def test_bad_input_values_are_refused(box: sw.Sandbox) -> None:
+    with pytest.raises(sw.InvalidRequestError, match="bytes or str"):
+        box.execute("pass", files={"a": 3})  # type: ignore[dict-item]
+    with pytest.raises(sw.InvalidRequestError, match="mapping"):
+        box.execute("pass", files=[("a", b"x")])  # type: ignore[arg-type]
+    with pytest.raises(sw.InvalidRequestError, match="also a directory"):
+        box.execute("pass", files={"a": b"x", "a/b": b"y"})
+    with pytest.raises(sw.InvalidRequestError, match="over the limit") as error:
+        box.execute("pass", files={"a": b"x" * 2000}, limits={"max_input_bytes": 1000})
+    assert error.value.field == "files.a"
+
+
+def test_the_fallback_runtime_refuses_files() -> None:
+    with sw.Sandbox(python_runtime="snapshot") as fallback, pytest.raises(
+        sw.InvalidRequestError, match="files need"
+    ):
+        fallback.execute("pass", files={"a": b"x"})
+
+
+def test_a_tree_survives_freezing_and_thawing() -> None:
+    fs = MemoryFS({"in.txt": b"input"})
+    fd = fs.open(3, b"tmp/a", 1, 1 << 6 | 1 << 1, 0)
+    fs.write(fd, b"abc")
+    fs.mkdir(3, b"output/d")
+    state = freeze(fs)
+    data = {path: data for path, _, _, data in state.nodes}
+    assert data["/tmp/a"] == b"abc" and data["/input/in.txt"] == b"input"
+    again = {path: data for path, _, _, data in freeze(fs).nodes}
+    assert again["/tmp/a"] is data["/tmp/a"]  # unchanged bytes are shared, not copied
+    fs.write(fd, b"d")
+    assert {p: d for p, _, _, d in freeze(fs).nodes}["/tmp/a"] == b"abcd"
+    copy = thaw(state, FileCaps())
+    assert copy.read(fd, 10, 0) == b"abc"
+    assert copy.handle(fd).offset == 3
+    assert copy.outputs() == {}
+    assert copy.stat(3, b"output/d").is_dir
+    assert copy.read(copy.open(3, b"input/in.txt", 0, 1 << 1, 0), 10) == b"input"
