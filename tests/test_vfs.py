@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import base64
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -226,3 +229,11 @@ def test_a_tree_survives_freezing_and_thawing() -> None:
     assert copy.outputs() == {}
     assert copy.stat(3, b"output/d").is_dir
     assert copy.read(copy.open(3, b"input/in.txt", 0, 1 << 1, 0), 10) == b"input"
+
+
+def test_the_csv_report_example_runs() -> None:
+    example = Path(__file__).resolve().parents[1] / "examples" / "csv_report.py"
+    done = subprocess.run([sys.executable, str(example)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "| east | 100.00 |" in done.stdout and done.stdout.endswith("best region: east\n")
