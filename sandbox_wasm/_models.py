@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import functools
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, WithJsonSchema
 
 Status = Literal[
     "succeeded",
@@ -49,6 +51,36 @@ MIB = 1024 * 1024
 FUEL_STARTUP_ALLOWANCE = 1_000_000_000
 FUEL_PER_MS = 40_000_000
 MAX_FUEL = 10**13
+
+
+def decode_base64(text: str) -> bytes:
+    """Strict base64: the standard alphabet (or the URL-safe one, not mixed), padded, and
+    nothing else (no whitespace). ValueError, saying why, for anything else: a lenient
+    decoder drops the characters it does not know and hands the guest different bytes."""
+    altchars = b"-_" if ("-" in text or "_" in text) else None
+    if altchars is not None and ("+" in text or "/" in text):
+        raise ValueError("not valid base64 (mixes the standard and the URL-safe alphabet)")
+    try:
+        return base64.b64decode(text, altchars=altchars, validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise ValueError(f"not valid base64 ({exc})") from None
+
+
+def _base64_value(value: object) -> object:
+    # A str here is base64 whichever way the model is validated (JSON or a dict that came
+    # from JSON); bytes are taken as they are.
+    return decode_base64(value) if isinstance(value, str) else value
+
+
+#: File contents by name: bytes in Python, standard base64 strings in JSON (pydantic's own
+#: base64 would write the URL-safe alphabet, which most base64 decoders refuse or misread).
+Base64Files = dict[str, Annotated[
+    bytes,
+    BeforeValidator(_base64_value),
+    PlainSerializer(lambda data: base64.b64encode(data).decode("ascii"), return_type=str,
+                    when_used="json"),
+    WithJsonSchema({"type": "string", "contentEncoding": "base64"}),
+]]
 
 
 class ResultModel(BaseModel):
@@ -111,6 +143,14 @@ class Limits(BaseModel):
         32 * MIB, ge=0, le=256 * MIB,
         description="Bytes the guest may write in all (/output and /tmp): ENOSPC beyond.",
     )
+    max_tool_calls: int = Field(100, ge=0, le=10_000, description="Host tool calls per run.")
+    max_tool_bytes: int = Field(
+        MIB, ge=64, le=16 * MIB, description="Largest tool request or answer (JSON bytes)."
+    )
+    tool_timeout_ms: int = Field(
+        10_000, ge=1, le=30_000,
+        description="Time one tool call may take (the run's deadline keeps running too).",
+    )
 
     @property
     def effective_fuel(self) -> int:
@@ -139,6 +179,9 @@ class EffectiveLimits(ResultModel):
     max_input_bytes: int
     max_file_bytes: int
     max_written_bytes: int
+    max_tool_calls: int
+    max_tool_bytes: int
+    tool_timeout_ms: int
 
     @classmethod
     def of(cls, limits: Limits) -> EffectiveLimits:
@@ -185,6 +228,17 @@ class ErrorInfo(ResultModel):
 
     type: str
     message: str
+
+
+class ToolCall(ResultModel):
+    """One call of a host tool by the guest."""
+
+    name: str
+    duration_ms: float
+    ok: bool
+    #: The exception's type name when the call failed (bad arguments, the tool raised, it
+    #: timed out, a limit).
+    error: str | None = None
 
 
 class Metrics(ResultModel):
@@ -248,11 +302,15 @@ class ExecutionResult(ResultModel):
     limits: EffectiveLimits
     metrics: Metrics
     runtime: RuntimeInfo
-    #: Files the code wrote under /output (in a session: created or changed by this call),
-    #: by name relative to /output.
-    files: dict[str, bytes] = Field(default_factory=dict)
+    files: Base64Files = Field(
+        default_factory=dict,
+        description="Files the code wrote under /output (in a session: created or changed "
+        "by this call), by name relative to /output; base64 in JSON.",
+    )
     #: Writes the filesystem's caps refused ("path: reason"); empty when none.
     files_dropped: list[str] = Field(default_factory=list)
+    #: The host tools the code called, in order (`tools=`).
+    tool_calls: list[ToolCall] = Field(default_factory=list)
     #: Set when the code ran in a `Session`.
     session: SessionCall | None = None
 
@@ -263,10 +321,16 @@ class ExecutionResult(ResultModel):
 
 
 class ExecutionRequest(BaseModel):
-    """One request: code plus optional limits, as accepted by gateways and batch files."""
+    """One request: code plus optional limits and input files, as accepted by gateways and
+    batch files."""
 
     model_config = ConfigDict(extra="forbid")
 
     code: str
     language: Language = "python"
     limits: Limits = Field(default_factory=Limits)
+    files: Base64Files = Field(
+        default_factory=dict,
+        description="Input files the code reads under /input, by name: bytes, or base64 "
+        "text (as in JSON).",
+    )

@@ -35,6 +35,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--queue", type=int, help=helptext("queue") + " (default 16)")
     parser.add_argument("--rate-limit", type=int, help=helptext("rate_limit") + " (default 60)")
     parser.add_argument("--max-source-bytes", type=int, help=helptext("max_source_bytes"))
+    parser.add_argument("--max-input-bytes", type=int, help=helptext("max_input_bytes"))
     parser.add_argument("--job-ttl-seconds", type=float, help=helptext("job_ttl_seconds"))
     parser.add_argument("--max-jobs", type=int, help=helptext("max_jobs"))
     parser.add_argument("--redis-url", help=helptext("redis_url"))

@@ -13,13 +13,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import logging
 import os
 import secrets
 import socket
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -27,8 +28,10 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 from fastapi import FastAPI, Query, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
+from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.formparsers import MultiPartException
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -41,7 +44,7 @@ from .._models import (
     Language,
     TimeoutProfile,
 )
-from .._request import coerce_source
+from .._request import MAX_INPUT_FILES, coerce_files, coerce_source
 from .._sandbox import Sandbox
 from .._session import OnTrap
 from .._session_snapshot import SnapshotError
@@ -54,6 +57,7 @@ from ._schemas import (
     DEFAULT_PROFILE,
     DEMO_SCRIPT,
     EXECUTE_DESCRIPTION,
+    SAFE_EXEC_DESCRIPTION,
     ErrorBody,
     ErrorDetail,
     ErrorResponse,
@@ -89,12 +93,26 @@ T = TypeVar("T")
 RATE_LIMITED_PREFIXES = ("/v1/tools/", "/v1/sessions")
 #: The one endpoint whose body is a snapshot, capped by `max_snapshot_bytes` instead.
 RESTORE_PATH = "/v1/sessions/restore"
+#: safe-exec takes its request as JSON or as a multipart form (code, language, limits as
+#: form fields, one part named `files` per input file, its filename the name under /input).
+MULTIPART = "multipart/form-data"
+FORM_FIELDS = ("code", "language", "limits")
+FILE_PART = "files"
 #: Seconds a client is told to wait when every worker is busy and the queue is full.
 OVERLOAD_RETRY_AFTER = 1
 #: Seconds a client is told to wait when the shared job store (Redis) cannot be reached.
 JOB_STORE_RETRY_AFTER = 2
 #: Response header naming the replica that holds a session (on a 421).
 REPLICA_HEADER = "Sandbox-Session-Replica"
+
+
+
+def takes_files(path: str) -> bool:
+    """Whether the endpoint at `path` takes input files (so its body may be larger)."""
+    return path.startswith("/v1/tools/") or (
+        path.startswith("/v1/sessions/") and path.endswith("/execute")
+    )
+
 
 _STATUS_CODES = {
     404: "not_found", 405: "method_not_allowed",
@@ -166,19 +184,107 @@ def _validation_error(exc: RequestValidationError) -> ApiError:
     )
 
 
+# -- safe-exec bodies: JSON or a multipart form ---------------------------------------------
+async def read_safe_exec_request(request: Request) -> SafeExecRequest:
+    """The body of a safe-exec call, as JSON or as a multipart form. Refusals are those of
+    a JSON body on every other endpoint (the same handlers answer them)."""
+    content_type = request.headers.get("content-type", "")
+    if content_type.split(";")[0].strip().lower() == MULTIPART:
+        return await _form_request(request)
+    return _validated(SafeExecRequest, await _json_body(request))
+
+
+def _declares_json(content_type: str) -> bool:
+    media = content_type.split(";")[0].strip().lower()
+    return media == "application/json" or (
+        media.startswith("application/") and media.endswith("+json"))
+
+
+async def _json_body(request: Request) -> object:
+    """The body decoded as FastAPI decodes a JSON body: no content-type means JSON; another
+    content-type leaves the bytes, which validation then refuses (with a content-type
+    hint from the handler)."""
+    raw = await request.body()
+    if not raw:
+        return None
+    content_type = request.headers.get("content-type")
+    if content_type and not _declares_json(content_type):
+        return raw
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise RequestValidationError([{
+            "type": "json_invalid", "loc": ("body", exc.pos), "msg": "JSON decode error",
+            "input": {}, "ctx": {"error": exc.msg},
+        }]) from None
+    except (ValueError, RecursionError):  # not UTF-8, nested too deep, a number too long
+        raise StarletteHTTPException(400, "There was an error parsing the body") from None
+
+
+def _validated(model: type[SafeExecRequest], data: object) -> SafeExecRequest:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise RequestValidationError([
+            {**error, "loc": ("body", *error["loc"])} for error in exc.errors(include_url=False)
+        ]) from None
+
+
+def _form_error(message: str, field: str = "body") -> ApiError:
+    return ApiError(400, "invalid_request", message, field=field, reason="invalid_request")
+
+
+async def _form_request(request: Request) -> SafeExecRequest:
+    """A multipart safe-exec request: fields code, language and limits (a JSON object),
+    and a part named `files` per input file, whose filename is its name under /input. The
+    body was already bounded by the guard; the parts are read from it in memory."""
+    try:
+        form = await request.form(max_files=MAX_INPUT_FILES, max_fields=len(FORM_FIELDS))
+    except (StarletteHTTPException, MultiPartException) as exc:  # not a usable form
+        detail = exc.detail if isinstance(exc, StarletteHTTPException) else exc.message
+        raise _form_error(f"multipart body: {detail}") from None
+    fields: dict[str, object] = {}
+    files: dict[str, bytes] = {}
+    try:
+        for key, value in form.multi_items():
+            if key == FILE_PART:
+                if not isinstance(value, UploadFile):
+                    raise _form_error("files: each part named files must be a file (with a "
+                                      "filename: its name under /input)", FILE_PART)
+                name = value.filename or ""
+                if name in files:
+                    raise _form_error(f"file {name!r} is given twice", f"files.{name}")
+                files[name] = await value.read()
+            elif key in FORM_FIELDS and not isinstance(value, UploadFile):
+                if key in fields:
+                    raise _form_error(f"{key}: given twice", key)
+                fields[key] = value
+            else:
+                raise _form_error(
+                    f"{key}: unexpected form part (expected the fields "
+                    f"{', '.join(FORM_FIELDS)} and file parts named {FILE_PART})", key)
+    finally:
+        await form.close()
+    if "limits" in fields:
+        try:
+            fields["limits"] = json.loads(str(fields["limits"]))
+        except (ValueError, RecursionError) as exc:
+            raise _form_error(f"limits: not a JSON object ({exc})", "limits") from None
+    return _validated(SafeExecRequest, {**fields, "files": files})
+
+
 class _RequestGuard:
     """ASGI middleware applying the per-client rate limit (on the paths that run code) and
     the request body cap (the snapshot cap for a restore), both before the body is read: a
     flood or an oversized body is refused without costing memory or a worker."""
 
     def __init__(
-        self, app: ASGIApp, *, limiter: RateLimiter | None, max_body_bytes: int,
-        max_snapshot_bytes: int, metrics: GatewayMetrics,
+        self, app: ASGIApp, *, limiter: RateLimiter | None, settings: GatewaySettings,
+        metrics: GatewayMetrics,
     ) -> None:
         self.app = app
         self.limiter = limiter
-        self.max_body_bytes = max_body_bytes
-        self.max_snapshot_bytes = max_snapshot_bytes
+        self.settings = settings
         self.metrics = metrics
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -208,7 +314,15 @@ class _RequestGuard:
     async def _read_body(self, scope: Scope, receive: Receive, send: Send) -> bytes | None:
         """The whole body, or None after answering 413 (or on a client disconnect)."""
         snapshot = scope["path"] == RESTORE_PATH
-        limit = self.max_snapshot_bytes if snapshot else self.max_body_bytes
+        # Only the endpoints that take files accept their larger bodies: everywhere else a
+        # body is bounded by the source alone.
+        files = takes_files(scope["path"])
+        if snapshot:
+            limit = self.settings.max_snapshot_bytes
+        elif files:
+            limit = self.settings.max_files_body_bytes
+        else:
+            limit = self.settings.max_body_bytes
         declared = dict(scope["headers"]).get(b"content-length")
         too_large = declared is not None and declared.isdigit() and int(declared) > limit
         chunks: list[bytes] = []
@@ -231,6 +345,14 @@ class _RequestGuard:
                 413, "snapshot_too_large",
                 f"snapshot is over this server's limit of {limit} bytes (max_snapshot_bytes)",
                 field="snapshot",
+            )
+        elif files:
+            error = ApiError(
+                413, "payload_too_large",
+                f"request body is over the limit of {limit} bytes (the source, and input "
+                f"files of at most {self.settings.max_input_bytes} bytes in all, base64 in "
+                "JSON: max_input_bytes)",
+                field="body",
             )
         else:
             error = ApiError(
@@ -299,6 +421,24 @@ class _Gateway:
         except InvalidRequestError as exc:
             raise refusal(exc, field) from None
 
+    def check_files(self, files: Mapping[str, bytes]) -> None:
+        """413 for input files over the server's cap, 400 naming a file whose name cannot
+        be laid out under /input."""
+        cap = self.settings.max_input_bytes
+        total = sum(len(data) for data in files.values())
+        if total > cap:
+            raise ApiError(
+                413, "files_too_large",
+                f"input files are {total} bytes in all, over this server's limit of {cap} "
+                "bytes (max_input_bytes)",
+                field="files", reason="files_too_large",
+            )
+        try:
+            coerce_files(files, cap)
+        except InvalidRequestError as exc:
+            raise ApiError(400, "invalid_request", str(exc), field=exc.field,
+                           reason="invalid_request") from None
+
     def overloaded(self) -> ApiError:
         return ApiError(
             503, "overloaded",
@@ -310,28 +450,37 @@ class _Gateway:
     # -- execution ---------------------------------------------------------------------
     def _work(
         self, code: str, language: Language, limits: dict[str, int],
-        profile: TimeoutProfile | None,
+        profile: TimeoutProfile | None, files: Mapping[str, bytes],
     ) -> ExecutionResult:
         """Runs on a worker thread."""
         start = time.perf_counter()
-        result = self.sandbox.execute(code, language=language, limits=limits, profile=profile)
+        result = self.sandbox.execute(code, language=language, limits=limits, profile=profile,
+                                      files=files or None)
         self.metrics.observe(result, time.perf_counter() - start)
         return result
 
     def _task(
         self, code: str, language: Language, limits: dict[str, int],
-        profile: TimeoutProfile | None = None,
+        profile: TimeoutProfile | None = None, files: Mapping[str, bytes] | None = None,
     ) -> functools.partial[ExecutionResult]:
-        limits = {**limits, "max_source_bytes": self.settings.max_source_bytes}
-        return functools.partial(self._work, code, language, limits, profile)
+        limits = {**limits, **self.server_limits()}
+        return functools.partial(self._work, code, language, limits, profile, files or {})
+
+    def server_limits(self) -> dict[str, int]:
+        """The limits this server sets on every execution, whatever the request says."""
+        return {"max_source_bytes": self.settings.max_source_bytes,
+                "max_input_bytes": self.settings.max_input_bytes}
 
     async def execute(
         self, code: str, *, field: str, language: Language = "python",
         limits: dict[str, int] | None = None, profile: TimeoutProfile | None = None,
+        files: Mapping[str, bytes] | None = None,
     ) -> ExecutionResult:
         self.check_source(code, field)
+        self.check_files(files or {})
         try:
-            return await self.pool.run(self._task(code, language, limits or {}, profile))
+            return await self.pool.run(
+                self._task(code, language, limits or {}, profile, files))
         except PoolSaturated:
             raise self.overloaded() from None
         except InvalidRequestError as exc:
@@ -344,9 +493,11 @@ class _Gateway:
             raise ApiError(500, "runtime_unavailable", str(exc)) from None
 
     async def submit_job(
-        self, code: str, *, language: Language, limits: dict[str, int]
+        self, code: str, *, language: Language, limits: dict[str, int],
+        files: Mapping[str, bytes] | None = None,
     ) -> JobAccepted:
         self.check_source(code, "code")
+        self.check_files(files or {})
         job_id = uuid.uuid4().hex
         await self.jobs.create(job_id)
         loop = asyncio.get_running_loop()
@@ -355,7 +506,8 @@ class _Gateway:
             asyncio.run_coroutine_threadsafe(self._mark_running(job_id), loop)
 
         try:
-            future = self.pool.submit(self._task(code, language, limits), on_start=started)
+            future = self.pool.submit(self._task(code, language, limits, files=files),
+                                      on_start=started)
         except PoolSaturated:
             await self.jobs.discard(job_id)
             raise self.overloaded() from None
@@ -518,8 +670,10 @@ class Health(BaseModel):
 
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorResponse, "description": "Invalid JSON or field (the field is named)."},
-    413: {"model": ErrorResponse, "description": "Source or body over the size limit."},
+    400: {"model": ErrorResponse, "description": "Invalid JSON or field (the field is named: "
+          "files.<name> for an input file that is not base64 or has an unusable name)."},
+    413: {"model": ErrorResponse, "description": "Source, input files (max_input_bytes) or "
+          "body over the size limit."},
     429: {"model": ErrorResponse, "description": "Over the per-client rate limit (Retry-After)."},
     503: {"model": ErrorResponse, "description": "All workers busy, queue full; see Retry-After."},
 }
@@ -533,6 +687,24 @@ _SESSION_ERRORS: dict[int | str, dict[str, Any]] = {
     503: {"model": ErrorResponse, "description": "All workers busy, or (opening) all session "
           "places or the session memory budget taken; see Retry-After."},
 }
+_SAFE_EXEC_BODY: dict[str, Any] = {"requestBody": {"required": True, "content": {
+    "application/json": {"schema": {"$ref": "#/components/schemas/SafeExecRequest"}},
+    MULTIPART: {
+        "schema": {
+            "type": "object", "required": ["code"],
+            "properties": {
+                "code": {"type": "string", "description": "The source to run."},
+                "language": {"type": "string", "enum": ["python", "javascript"],
+                             "default": "python"},
+                "limits": {"type": "string", "description": "SafeExecLimits as a JSON object."},
+                FILE_PART: {"type": "array", "items": {"type": "string", "format": "binary"},
+                            "description": "One part per input file; its filename is its "
+                            "name under /input."},
+            },
+        },
+        "encoding": {"limits": {"contentType": "application/json"}},
+    },
+}}}
 _JOB_ERRORS: dict[int | str, dict[str, Any]] = {
     **_ERRORS,
     503: {"model": ErrorResponse, "description": "All workers busy, queue full, or the shared "
@@ -583,8 +755,7 @@ def create_app(
     app.state.gateway = gateway
     limiter = RateLimiter(settings.rate_limit) if settings.rate_limit else None
     app.add_middleware(
-        _RequestGuard, limiter=limiter, max_body_bytes=settings.max_body_bytes,
-        max_snapshot_bytes=settings.max_snapshot_bytes, metrics=gateway.metrics,
+        _RequestGuard, limiter=limiter, settings=settings, metrics=gateway.metrics,
     )
 
     _add_error_handlers(app, gateway)
@@ -658,21 +829,25 @@ def _add_routes(app: FastAPI, gateway: _Gateway) -> None:
     @app.post(
         "/v1/tools/safe-exec", response_model=ExecutionResult, responses=_ERRORS,
         summary="Audit and run code; wait for the full result",
+        description=SAFE_EXEC_DESCRIPTION, openapi_extra=_SAFE_EXEC_BODY,
     )
-    async def safe_exec(body: SafeExecRequest) -> ExecutionResult:
+    async def safe_exec(request: Request) -> ExecutionResult:
+        body = await read_safe_exec_request(request)
         return await gateway.execute(
             body.code, field="code", language=body.language,
-            limits=body.limits.as_limits(settings.max_source_bytes),
+            limits=body.limits.as_limits(settings.max_source_bytes), files=body.files,
         )
 
     @app.post(
         "/v1/tools/safe-exec/async", status_code=202, response_model=JobAccepted,
         responses=_JOB_ERRORS, summary="Audit and run code in the background; poll the job",
+        description=SAFE_EXEC_DESCRIPTION, openapi_extra=_SAFE_EXEC_BODY,
     )
-    async def safe_exec_async(body: SafeExecRequest, response: Response) -> JobAccepted:
+    async def safe_exec_async(request: Request, response: Response) -> JobAccepted:
+        body = await read_safe_exec_request(request)
         accepted = await gateway.submit_job(
             body.code, language=body.language,
-            limits=body.limits.as_limits(settings.max_source_bytes),
+            limits=body.limits.as_limits(settings.max_source_bytes), files=body.files,
         )
         response.headers["Location"] = f"/v1/jobs/{accepted.job_id}"
         return accepted
@@ -719,17 +894,21 @@ def _add_routes(app: FastAPI, gateway: _Gateway) -> None:
             )
         else:
             script = body.python_script
+        files = body.files if body is not None and not demo else {}
         if body is not None and body.session_id is not None and not demo:
             session_id = body.session_id
             gateway.check_source(script, "python_script")
+            gateway.check_files(files)
             overrides = {"timeout_ms": TIMEOUT_PROFILES[profile]}
             result = await gateway.in_session(session_id, lambda: gateway.sessions.execute(
-                session_id, script, overrides=overrides), source_field="python_script")
+                session_id, script, overrides=overrides, files=files),
+                source_field="python_script")
         else:
-            result = await gateway.execute(script, field="python_script", profile=profile)
+            result = await gateway.execute(script, field="python_script", profile=profile,
+                                           files=files)
         return SandboxToolHttpResult(
             **SandboxToolResult.of(result).model_dump(),
-            demo=demo, demo_script=DEMO_SCRIPT if demo else None,
+            demo=demo, demo_script=DEMO_SCRIPT if demo else None, file_contents=result.files,
         )
 
     @app.get("/healthz", response_model=Health, summary="Liveness and load")
@@ -770,7 +949,8 @@ def _add_session_routes(app: FastAPI, gateway: _Gateway) -> None:
         except InvalidRequestError as exc:
             raise refusal(exc, "code") from None
         info = await gateway.opened(lambda: sessions.open(
-            limits=body.as_limits(settings.max_source_bytes), policy=policy,
+            limits={**body.as_limits(settings.max_source_bytes), **gateway.server_limits()},
+            policy=policy,
             on_trap=body.on_trap,
         ))
         response.headers["Location"] = f"/v1/sessions/{info.id}"
@@ -826,8 +1006,9 @@ def _add_session_routes(app: FastAPI, gateway: _Gateway) -> None:
         session_id: str, body: SessionExecuteRequest
     ) -> ExecutionResult:
         gateway.check_source(body.code, "code")
+        gateway.check_files(body.files)
         return await gateway.in_session(session_id, lambda: sessions.execute(
-            session_id, body.code, overrides=body.overrides(),
+            session_id, body.code, overrides=body.overrides(), files=body.files,
         ))
 
     @app.get(
@@ -852,7 +1033,8 @@ def _add_session_routes(app: FastAPI, gateway: _Gateway) -> None:
 
 def _document_400_not_422(app: FastAPI) -> None:
     """FastAPI documents validation errors as 422 with its own body; this gateway answers
-    400 with an ErrorResponse, so the OpenAPI document says that instead."""
+    400 with an ErrorResponse, so the OpenAPI document says that instead. It also adds the
+    schema of the safe-exec body, which FastAPI does not see."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
@@ -860,9 +1042,13 @@ def _document_400_not_422(app: FastAPI) -> None:
             for path in schema.get("paths", {}).values():
                 for operation in path.values():
                     operation.get("responses", {}).pop("422", None)
-            components = schema.get("components", {}).get("schemas", {})
+            components = schema.setdefault("components", {}).setdefault("schemas", {})
             for name in ("HTTPValidationError", "ValidationError"):
                 components.pop(name, None)
+            # safe-exec reads its body itself (JSON or a form): its JSON schema is ours to add.
+            request = SafeExecRequest.model_json_schema(ref_template="#/components/schemas/{model}")
+            components.update(request.pop("$defs", {}))
+            components["SafeExecRequest"] = request
             app.openapi_schema = schema
         return app.openapi_schema
 

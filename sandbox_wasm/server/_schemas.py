@@ -6,13 +6,17 @@ built from the strict policy and the limit models, so what they promise is what 
 
 from __future__ import annotations
 
+import mimetypes
 from datetime import datetime
 from typing import Annotated, Literal
+from urllib.parse import quote
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from .._models import (
+    MIB,
     TIMEOUT_PROFILES,
+    Base64Files,
     EffectiveLimits,
     ErrorInfo,
     ExecutionResult,
@@ -44,6 +48,26 @@ _TimeoutMs = _limit_field("timeout_ms")
 _MemoryMb = _limit_field("memory_mb")
 _StdoutBytes = _limit_field("max_stdout_bytes")
 _StderrBytes = _limit_field("max_stderr_bytes")
+
+
+INPUT_FILES_DESCRIPTION = (
+    "Input files by name (relative, e.g. data.csv or cfg/x.json), each base64-encoded "
+    "(standard alphabet, padded); the code reads them, read-only, under /input/<name>. "
+    f"At most {Limits().max_input_bytes // MIB} MiB in all by default (the server's "
+    "max_input_bytes)."
+)
+#: The URI of an output file returned as an MCP resource.
+OUTPUT_URI_PREFIX = "sandbox:///output/"
+
+
+def output_uri(name: str) -> str:
+    """`sandbox:///output/<name>`, the name percent-encoded (its slashes kept)."""
+    return OUTPUT_URI_PREFIX + quote(name)
+
+
+def guess_mime_type(name: str) -> str:
+    """The MIME type of an output file by its name; application/octet-stream if unknown."""
+    return mimetypes.guess_type(name, strict=False)[0] or "application/octet-stream"
 
 
 # -- /v1/tools/safe-exec -------------------------------------------------------------------
@@ -84,7 +108,15 @@ class SafeExecRequest(BaseModel):
     language: Language = Field("python", description="Language of `code`.")
     code: str = Field(description="The source to run (UTF-8; over the server's limit is 413).")
     limits: SafeExecLimits = Field(default_factory=SafeExecLimits)
+    files: Base64Files = Field(default_factory=dict, description=INPUT_FILES_DESCRIPTION)
 
+
+SAFE_EXEC_DESCRIPTION = """\
+Audit `code` and run it in a fresh sandbox. The body is JSON (SafeExecRequest: input files \
+under `files` as base64) or a multipart form: fields `code`, `language` and `limits` (a JSON \
+object), and one part named `files` per input file, its filename the file's name under \
+/input (e.g. `curl -F 'code=<job.py' -F files=@data.csv`). What the code writes under /output \
+comes back in the result's `files`, base64."""
 
 JobState = Literal["queued", "running", "done"]
 
@@ -169,6 +201,11 @@ class SessionExecuteRequest(BaseModel):
     code: str = Field(description="The source to run (UTF-8; over the server's limit is 413).")
     timeout_ms: _TimeoutMs = None  # type: ignore[valid-type]
     limits: SessionCallLimits = Field(default_factory=SessionCallLimits)
+    files: Base64Files = Field(
+        default_factory=dict,
+        description=INPUT_FILES_DESCRIPTION + " They are added to the session's /input "
+        "(replacing files of the same name) and stay for its later calls.",
+    )
 
     def overrides(self) -> dict[str, int]:
         values = self.limits.model_dump(exclude_none=True)
@@ -241,7 +278,13 @@ open_python_session (over HTTP: POST /v1/sessions): calls with one session_id sh
 interpreter, so variables, imports and functions persist, until close_python_session or \
 until the session goes unused for its idle timeout. A session call that does not come back \
 (timeout, fuel, a crash) is rolled back: the session keeps its state from before that call \
-(session.rolled_back). There is no file system, network, environment, subprocess or threads.
+(session.rolled_back). There is no network, environment, subprocess or threads, and no host \
+file system: the script sees only the files it is given (files: name -> base64 content), \
+read-only under /input/<name>, may use /tmp as scratch, and what it writes under \
+/output/<name> is returned: listed in files (name, size, mime_type, uri), the content as \
+embedded resources over MCP (uri {OUTPUT_URI_PREFIX}<name>) and in file_contents over HTTP; \
+writes over a cap ({_DEFAULTS.max_file_bytes // MIB} MiB a file, \
+{_DEFAULTS.max_written_bytes // MIB} MiB in all) are listed in files_dropped.
 
 The script is audited before it runs (the "{DEFAULT_POLICY.name}" policy); a blocked script \
 is not run (status "blocked", exit_code 1, the reasons in ast_security_audit.flagged_calls). \
@@ -284,6 +327,7 @@ class SandboxToolRequest(BaseModel):
     python_script: str = Field(description=SCRIPT_DESCRIPTION)
     timeout_profile: TimeoutProfile = Field(DEFAULT_PROFILE, description=PROFILE_DESCRIPTION)
     session_id: str | None = Field(None, max_length=64, description=SESSION_ID_DESCRIPTION)
+    files: Base64Files = Field(default_factory=dict, description=INPUT_FILES_DESCRIPTION)
 
 
 class AstSecurityAudit(BaseModel):
@@ -293,6 +337,16 @@ class AstSecurityAudit(BaseModel):
         description="safe; flagged (findings listed, code ran); blocked (code not run)."
     )
     flagged_calls: list[Finding] = Field(description="Each finding with its reason.")
+
+
+class OutputFile(BaseModel):
+    """A file the script wrote under /output."""
+
+    name: str = Field(description="Its name relative to /output.")
+    size: int = Field(description="Its size in bytes.")
+    mime_type: str = Field(description="Guessed from the name.")
+    uri: str = Field(description=f"{OUTPUT_URI_PREFIX}<name>: over MCP, the embedded resource "
+                     "holding its content.")
 
 
 class SandboxToolResult(BaseModel):
@@ -313,6 +367,13 @@ class SandboxToolResult(BaseModel):
         "call was rolled back (it did not come back: the state from before it is kept) or "
         "closed the session. Null for a fresh run.",
     )
+    files: list[OutputFile] = Field(
+        default_factory=list, description="The files the script wrote under /output (in a "
+        "session: created or changed by this call).",
+    )
+    files_dropped: list[str] = Field(
+        default_factory=list, description="Writes refused by the file caps (\"path: reason\").",
+    )
 
     @classmethod
     def of(cls, result: ExecutionResult) -> SandboxToolResult:
@@ -329,6 +390,9 @@ class SandboxToolResult(BaseModel):
             stderr=result.stderr,
             error=result.error,
             session=result.session,
+            files=[OutputFile(name=name, size=len(data), mime_type=guess_mime_type(name),
+                              uri=output_uri(name)) for name, data in result.files.items()],
+            files_dropped=result.files_dropped,
         )
 
 
@@ -337,6 +401,10 @@ class SandboxToolHttpResult(SandboxToolResult):
 
     demo: bool = Field(False, description="True when ?demo=true ran the built-in demo script.")
     demo_script: str | None = Field(None, description="The demo script, when demo is true.")
+    file_contents: Base64Files = Field(
+        default_factory=dict, description="The content of each file in files, by name "
+        "(base64).",
+    )
 
 
 DEMO_SCRIPT = '''\

@@ -20,7 +20,7 @@ import json
 import math
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
@@ -343,11 +343,13 @@ class SessionRegistry:
         return self._admit(session, reserved)
 
     async def execute(
-        self, session_id: str, code: str, *, overrides: dict[str, int] | None = None
+        self, session_id: str, code: str, *, overrides: dict[str, int] | None = None,
+        files: Mapping[str, bytes] | None = None,
     ) -> ExecutionResult:
         """Run `code` in the session; `overrides` (timeout_ms, max_stdout_bytes, ...)
-        change the session's limits for this call only. Raises SessionNotFound,
-        SessionBusy, InvalidRequestError, and what the runner raises."""
+        change the session's limits for this call only; `files` are added to its /input.
+        Raises SessionNotFound, SessionBusy, InvalidRequestError, and what the runner
+        raises."""
         entry = self._checkout(session_id)
         session = entry.session
         # Session.execute takes whole limits, not changes: merge onto the session's own.
@@ -355,7 +357,7 @@ class SessionRegistry:
 
         def call() -> ExecutionResult:
             start = time.perf_counter()
-            result = session.execute(code, limits=limits)
+            result = session.execute(code, limits=limits, files=files or None)
             if self._on_call is not None:
                 self._on_call(result, time.perf_counter() - start)
             return result

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
-from .._models import KIB, MIB
+from .._models import KIB, MIB, Limits
 from .._system import usable_cpus
 from ._sessions import (
     DEFAULT_MAX_SESSIONS,
@@ -18,6 +18,10 @@ from ._sessions import (
     DEFAULT_SESSION_MEMORY_MB,
     SessionCaps,
 )
+
+#: Room in a body for the names of its input files and the framing around them (JSON
+#: quotes and commas, multipart headers and boundaries): a thousand files with 1 KiB each.
+FILES_FRAMING_BYTES = MIB
 
 
 class GatewaySettings(BaseModel):
@@ -42,6 +46,11 @@ class GatewaySettings(BaseModel):
     )
     max_source_bytes: int = Field(
         32 * KIB, ge=1, le=MIB, description="Largest accepted source; larger is 413."
+    )
+    max_input_bytes: int = Field(
+        Limits().max_input_bytes, ge=0, le=256 * MIB,
+        description="Bytes of input files one request may give in all; more is 413. Bounds "
+        "the body of the endpoints that take files (base64 in JSON: a third more).",
     )
     job_ttl_seconds: float = Field(
         600.0, gt=0, le=7 * 24 * 3600, description="How long finished async jobs are kept."
@@ -113,6 +122,14 @@ class GatewaySettings(BaseModel):
         """Largest accepted request body. JSON escaping can grow source up to six-fold
         (\\u0001); anything beyond that is refused before it is read into memory."""
         return 6 * self.max_source_bytes + 64 * KIB
+
+    @property
+    def max_files_body_bytes(self) -> int:
+        """Largest accepted body of an endpoint that takes files: the source as above, the
+        files base64-encoded (4 bytes for every 3), and room for their names and the JSON
+        or multipart framing. Still refused before it is read into memory."""
+        encoded = 4 * -(-self.max_input_bytes // 3)
+        return self.max_body_bytes + encoded + FILES_FRAMING_BYTES
 
 
 #: Environment variable of each setting.
