@@ -4,6 +4,7 @@ own clients: over stdio (`mcp.client.stdio`) and over streamable HTTP."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import os
 import socket
@@ -18,7 +19,7 @@ import pytest
 from mcp import Client
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcp.types import CallToolResult, Tool
+from mcp.types import BlobResourceContents, CallToolResult, EmbeddedResource, TextContent, Tool
 
 T = TypeVar("T")
 
@@ -438,3 +439,122 @@ def test_session_cap_is_a_tool_error_naming_it() -> None:
         open_session(client)
     finally:
         client.close()
+
+
+# -- files ---------------------------------------------------------------------------------
+CSV = b"region,amount\nnorth,10\nsouth,32\nnorth,5\n"
+REPORT = """\
+import csv, json, pathlib
+totals = {}
+with open('/input/data.csv', newline='') as handle:
+    for row in csv.DictReader(handle):
+        totals[row['region']] = totals.get(row['region'], 0) + int(row['amount'])
+pathlib.Path('/output/raw').mkdir()
+pathlib.Path('/output/report.json').write_text(json.dumps(totals, sort_keys=True))
+pathlib.Path('/output/raw/bytes.bin').write_bytes(bytes([0xfb, 0xff, 0xfe, 0x3e]))
+print(len(totals), 'regions')
+"""
+REPORT_FILES = {"report.json": b'{"north": 15, "south": 32}', "raw/bytes.bin": b"\xfb\xff\xfe>"}
+
+
+def b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def resources(result: CallToolResult) -> dict[str, tuple[str | None, bytes]]:
+    """The embedded resources of a tool result: uri -> (mime type, content)."""
+    found = {}
+    for block in result.content:
+        if isinstance(block, EmbeddedResource):
+            assert isinstance(block.resource, BlobResourceContents)
+            found[str(block.resource.uri)] = (
+                block.resource.mime_type, base64.b64decode(block.resource.blob, validate=True))
+    return found
+
+
+def test_execute_schema_and_description_document_files(tools: dict[str, Tool]) -> None:
+    tool = tools["execute_python_sandbox"]
+    files = tool.input_schema["properties"]["files"]
+    variants = files.get("anyOf", [files])
+    assert {"type": "object", "additionalProperties": {
+        "type": "string", "contentEncoding": "base64"}} in variants
+    assert "/input/<name>" in files["description"]
+    for text in ("/input/<name>", "/output/<name>", "sandbox:///output/", "embedded resource",
+                 "files_dropped"):
+        assert text in (tool.description or ""), text
+    output = tool.output_schema
+    assert output is not None and {"files", "files_dropped"} <= set(output["properties"])
+
+
+def test_files_in_and_embedded_resources_out(mcp: StdioMcp) -> None:
+    result = mcp.call("execute_python_sandbox", {
+        "python_script": REPORT, "files": {"data.csv": b64(CSV)},
+    })
+    assert result.is_error is False, result.content
+    content = result.structured_content
+    assert content is not None
+    assert (content["exit_code"], content["simulated_stdout"]) == (0, "2 regions\n")
+    assert sorted(content["files"], key=lambda f: f["name"]) == [
+        {"name": "raw/bytes.bin", "size": 4, "mime_type": "application/octet-stream",
+         "uri": "sandbox:///output/raw/bytes.bin"},
+        {"name": "report.json", "size": 26, "mime_type": "application/json",
+         "uri": "sandbox:///output/report.json"},
+    ]
+    assert content["files_dropped"] == []
+    assert resources(result) == {
+        "sandbox:///output/report.json": ("application/json", REPORT_FILES["report.json"]),
+        "sandbox:///output/raw/bytes.bin": ("application/octet-stream",
+                                            REPORT_FILES["raw/bytes.bin"]),
+    }
+    # The JSON text block comes first and says the same as the structured content.
+    first = result.content[0]
+    assert isinstance(first, TextContent) and json.loads(first.text) == content
+
+
+def test_a_run_without_files_has_no_resources(mcp: StdioMcp) -> None:
+    result = mcp.call("execute_python_sandbox", {"python_script": "print(1)"})
+    assert resources(result) == {}
+    assert result.structured_content is not None
+    assert result.structured_content["files"] == []
+
+
+@pytest.mark.parametrize(
+    ("files", "fragments"),
+    [
+        pytest.param({"data.csv": "not base64!"}, ["data.csv", "not valid base64"],
+                     id="bad-base64"),
+        pytest.param({"data.csv": "YWJ"}, ["data.csv", "padding"], id="bad-padding"),
+        pytest.param({"../data.csv": "YQ=="}, ["'../data.csv'", "relative"], id="dot-dot"),
+        pytest.param({"/etc/passwd": "YQ=="}, ["'/etc/passwd'", "relative"], id="absolute"),
+    ],
+)
+def test_bad_files_are_tool_errors_naming_the_file(
+    mcp: StdioMcp, files: dict[str, str], fragments: list[str]
+) -> None:
+    result = mcp.call("execute_python_sandbox", {"python_script": "1", "files": files})
+    assert result.is_error is True
+    message = result.content[0].text  # type: ignore[union-attr]
+    for fragment in fragments:
+        assert fragment in message, message
+
+
+def test_session_calls_take_files(mcp: StdioMcp) -> None:
+    session_id = open_session(mcp)
+    try:
+        first = mcp.call("execute_python_sandbox", {
+            "python_script": REPORT, "session_id": session_id,
+            "files": {"data.csv": b64(CSV)},
+        })
+        assert first.is_error is False, first.content
+        assert set(resources(first)) == {"sandbox:///output/report.json",
+                                         "sandbox:///output/raw/bytes.bin"}
+        # The input stays for later calls; only what a call changes comes back.
+        second = mcp.call("execute_python_sandbox", {
+            "python_script": "print(len(open('/input/data.csv').read()))",
+            "session_id": session_id,
+        })
+        assert second.structured_content is not None
+        assert second.structured_content["simulated_stdout"] == f"{len(CSV)}\n"
+        assert resources(second) == {}
+    finally:
+        mcp.call("close_python_session", {"session_id": session_id})

@@ -4,9 +4,12 @@ and `open_python_session` / `close_python_session` for state across calls.
 The host and the world stay untouched by every tool (the guest has no capability to reach
 them, and no tool has network access), so they are annotated read-only for the host and
 closed-world. Opening and closing a session change the server's state; a run given a
-session_id changes that session's, so `execute_python_sandbox` is not idempotent.
+session_id changes that session's, so `execute_python_sandbox` is not idempotent. Its input
+files come as base64 arguments, and the files a run writes under /output go back as embedded
+resources next to the structured result.
 """
 
+import base64
 import contextlib
 import functools
 from collections.abc import Iterator
@@ -16,11 +19,24 @@ from typing import Annotated
 import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
+from mcp.types import (
+    BlobResourceContents,
+    CallToolResult,
+    EmbeddedResource,
+    TextContent,
+    ToolAnnotations,
+)
 from pydantic import BaseModel, Field
 
 from .._errors import InvalidRequestError, SandboxError
-from .._models import TIMEOUT_PROFILES, AuditReport, Limits, TimeoutProfile
+from .._models import (
+    TIMEOUT_PROFILES,
+    AuditReport,
+    Base64Files,
+    ExecutionResult,
+    Limits,
+    TimeoutProfile,
+)
 from .._sandbox import Sandbox
 from .._version import __version__
 from ._schemas import (
@@ -29,6 +45,7 @@ from ._schemas import (
     CLOSE_SESSION_DESCRIPTION,
     DEFAULT_PROFILE,
     EXECUTE_DESCRIPTION,
+    INPUT_FILES_DESCRIPTION,
     MAX_SCRIPT_CHARS,
     OPEN_SESSION_DESCRIPTION,
     PROFILE_DESCRIPTION,
@@ -43,7 +60,9 @@ INSTRUCTIONS = (
     "or environment. Call execute_python_sandbox to compute something and read its "
     "simulated_stdout; call audit_python_code to check a script against the policy without "
     "running it. For multi-step work, open_python_session gives a session_id whose "
-    "variables persist across execute_python_sandbox calls; close_python_session ends it."
+    "variables persist across execute_python_sandbox calls; close_python_session ends it. "
+    "Give a script input files with files (name -> base64; it reads /input/<name>); what it "
+    "writes under /output comes back as embedded resources (sandbox:///output/<name>)."
 )
 
 _SAFE = ToolAnnotations(
@@ -64,6 +83,23 @@ AuditedScript = Annotated[
 SessionId = Annotated[str, Field(max_length=64, description="A session_id from "
                                  "open_python_session.")]
 _MEMORY = Limits.model_json_schema()["properties"]["memory_mb"]
+
+
+def tool_result(result: ExecutionResult) -> CallToolResult:
+    """The result of execute_python_sandbox: the SandboxToolResult as structured content
+    and as JSON text, then each file the script wrote under /output as an embedded
+    resource (its uri and mime type also listed in the structured content's files)."""
+    summary = SandboxToolResult.of(result)
+    content: list[TextContent | EmbeddedResource] = [
+        TextContent(type="text", text=summary.model_dump_json(indent=2))
+    ]
+    for listed in summary.files:
+        blob = BlobResourceContents(
+            uri=listed.uri, mime_type=listed.mime_type,
+            blob=base64.b64encode(result.files[listed.name]).decode("ascii"),
+        )
+        content.append(EmbeddedResource(type="resource", resource=blob))
+    return CallToolResult(content=content, structured_content=summary.model_dump(mode="json"))
 
 
 class SessionOpened(BaseModel):
@@ -141,16 +177,20 @@ def create_mcp_server(
         session_id: Annotated[
             str | None, Field(max_length=64, description=SESSION_ID_DESCRIPTION)
         ] = None,
-    ) -> SandboxToolResult:
+        files: Annotated[
+            Base64Files | None, Field(description=INPUT_FILES_DESCRIPTION)
+        ] = None,
+    ) -> Annotated[CallToolResult, SandboxToolResult]:
         if session_id is None:
-            result = await on_worker(sandbox.execute, python_script, profile=timeout_profile)
+            result = await on_worker(sandbox.execute, python_script, profile=timeout_profile,
+                                     files=files)
         else:
             with tool_errors(session_id):
                 result = await registry.execute(
                     session_id, python_script,
-                    overrides={"timeout_ms": TIMEOUT_PROFILES[timeout_profile]},
+                    overrides={"timeout_ms": TIMEOUT_PROFILES[timeout_profile]}, files=files,
                 )
-        return SandboxToolResult.of(result)
+        return tool_result(result)
 
     @server.tool(
         name="audit_python_code", title="Audit Python without running it",
