@@ -9,6 +9,9 @@
 #       audit as above and write the audit answer BEFORE any user code runs; then, unless
 #       the policy blocks it, run the source as __main__. The host recomputes the findings
 #       from the answer with `judge_fact`.
+#   b"exec tools\n" / b"session tools\n" + tools manifest (JSON) + b"\n" + the rest as above
+#       first installs the `tools` module: one stub per host tool, calling it through the
+#       tool channel (descriptor 4) with JSON arguments.
 #   b"session\n" + policy line + b"\n" + source
 #       as exec, but the code runs in the session's own __main__, which lives on in this
 #       instance for the next request; serve() then writes a status record to stderr and
@@ -46,7 +49,7 @@ STRICT_TABLES = {
         "_posixsubprocess", "_io", "_thread", "mmap", "resource", "webbrowser",
     ),
     "allowed_modules": (
-        "json", "math", "cmath", "re", "datetime", "time", "calendar", "collections",
+        "tools", "json", "math", "cmath", "re", "datetime", "time", "calendar", "collections",
         "functools", "itertools", "random", "statistics", "string", "base64", "hashlib",
         "hmac", "secrets", "urllib.parse", "html", "xml.etree.ElementTree", "typing",
         "types", "copy", "pprint", "textwrap", "decimal", "fractions", "dataclasses",
@@ -103,7 +106,8 @@ BALANCED_TABLES = {
                              if m not in ("sys", *BALANCED_FILE_ACCESS)),
     "blocked_calls": tuple(c for c in STRICT_TABLES["blocked_calls"]
                            if c not in BALANCED_FILE_ACCESS),
-    "allowed_modules": tuple(BALANCED_ALLOWED_MODULES),
+    # `tools` holds only the host's tools (and exists only when the host gives some).
+    "allowed_modules": (*BALANCED_ALLOWED_MODULES, "tools"),
     "literal_calls": LITERAL_ATTRIBUTE_CALLS,
     "sys_attributes": tuple(BALANCED_SYS_ATTRIBUTES),
     # `x.f()` is a call into a blocked module only when `x` is bound by an import: a
@@ -131,6 +135,18 @@ MODE_EXEC = b"exec"
 MODE_SESSION = b"session"
 #: Ends a session request on stderr: the exit status of its code ("0".."255"), then b"\n".
 STATUS_MARK = b"\x00sandbox-wasm-status:"
+#: The request's option that puts a tools manifest line before the rest.
+TOOLS_OPTION = b"tools"
+#: The descriptor of the tool channel (0-2 stdio, 3 the filesystem root): a call is one
+#: write of JSON {"tool", "args", "kwargs"}; its answer, read back, is an 8-byte length and
+#: JSON {"result"} or {"error": {"type", "message"}}.
+TOOLS_FD = 4
+#: Exception types a tool's failure is raised as in the guest; any other: tools.ToolError.
+GUEST_TOOL_EXCEPTIONS = (
+    "ValueError", "TypeError", "KeyError", "IndexError", "LookupError", "RuntimeError",
+    "PermissionError", "TimeoutError", "NotImplementedError", "ArithmeticError",
+    "ZeroDivisionError", "FileNotFoundError", "ConnectionError", "OverflowError", "NameError",
+)
 #: The policy lines that name a built-in policy's tables instead of sending them.
 BUILTIN_POLICY_LINES = {
     b"@strict:enforce": ("strict", True), b"@strict:report": ("strict", False),
@@ -418,6 +434,10 @@ def serve(_exit=os._exit):
     """Serve the one request on stdin and exit (the entry point of every run; a snapshot's
     resume trampoline calls it by this name)."""
     mode, _, rest = _read_request().partition(b"\n")
+    mode, _, option = mode.partition(b" ")
+    if option == TOOLS_OPTION:
+        manifest, _, rest = rest.partition(b"\n")
+        _install_tools(manifest)
     if mode == MODE_AUDIT:
         _write_answer(_audit_answer(rest))
         _exit(0)
@@ -533,6 +553,107 @@ def _run_user_code(source, code_object, _atexit=atexit, _builtins=builtins, _sys
         gc.collect()
     _flush()
     return code
+
+
+def _install_tools(manifest, _sys=sys, _read=os.read, _write=os.write, _builtins=builtins):
+    """The `tools` module: a stub per host tool (its name, signature and docstring) that
+    sends its arguments through the tool channel and returns the host's answer."""
+    from json import dumps as _dumps
+    from json import loads as _loads
+
+    class ToolError(Exception):
+        """A host tool failed with an exception that has no built-in type here."""
+
+    ToolError.__module__ = "tools"
+    raised_as = {name: getattr(_builtins, name) for name in GUEST_TOOL_EXCEPTIONS}
+
+    def read_exact(length):
+        parts = []
+        while length > 0:
+            chunk = _read(TOOLS_FD, length)
+            if not chunk:
+                raise RuntimeError("the tool channel closed")
+            parts.append(chunk)
+            length -= len(chunk)
+        return b"".join(parts)
+
+    def call(name, args, kwargs):
+        try:
+            request = _dumps({"tool": name, "args": args, "kwargs": kwargs},
+                             allow_nan=False, separators=(",", ":")).encode()
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"{name}(): arguments must be JSON values ({exc})") from None
+        _write(TOOLS_FD, request)
+        answer = _loads(read_exact(int.from_bytes(read_exact(8), "little")))
+        error = answer.get("error")
+        if error is not None:
+            kind = raised_as.get(error["type"])
+            if kind is None:
+                raise ToolError(f"{error['type']}: {error['message']}")
+            raise kind(error["message"])
+        return answer["result"]
+
+    missing = object()  # a parameter left to the host's default
+    module = type(_sys)("tools")
+    specs = _loads(manifest)
+    module.__doc__ = "The host's tools: " + ", ".join(spec["name"] for spec in specs)
+    module.ToolError = ToolError
+    for spec in specs:
+        namespace = {"__call": call, "__missing": missing}
+        exec(_stub_source(spec["name"], spec["params"]), namespace)
+        stub = namespace[spec["name"]]
+        stub.__doc__ = spec["doc"] or None
+        stub.__module__ = "tools"
+        setattr(module, spec["name"], stub)
+    module.__all__ = [spec["name"] for spec in specs]
+    _sys.modules["tools"] = module
+
+
+def _stub_source(name, params):
+    """`def name(<the tool's parameters>): return __call(name, args, kwargs)`. Defaults
+    that are JSON are written as literals; others are `__missing` and left to the host.
+    Positional parameters go positionally (so that *args works), keyword-only ones by name."""
+    from json import loads as _loads
+
+    signature, positional, keywords = [], [], []
+    star = starstar = None
+    previous = None
+    for pname, kind, default_json, has_default in params:
+        if previous == "POSITIONAL_ONLY" and kind != "POSITIONAL_ONLY":
+            signature.append("/")
+        if kind == "KEYWORD_ONLY" and star is None and "*" not in signature:
+            signature.append("*")
+        default = ""
+        if has_default:
+            default = "=" + (repr(_loads(default_json)) if default_json is not None
+                             else "__missing")
+        if kind == "VAR_POSITIONAL":
+            star = pname
+            signature.append("*" + pname)
+        elif kind == "VAR_KEYWORD":
+            starstar = pname
+            signature.append("**" + pname)
+        else:
+            signature.append(pname + default)
+            (keywords if kind == "KEYWORD_ONLY" else positional).append(pname)
+        previous = kind
+    if previous == "POSITIONAL_ONLY":
+        signature.append("/")
+    lines = [f"def {name}({', '.join(signature)}):", "    __a, __k, __named = [], {}, False"]
+    for pname in positional:
+        # After a parameter left to the host's default, the rest go by name.
+        lines += [f"    if {pname} is __missing:", "        __named = True",
+                  "    elif __named:", f"        __k[{pname!r}] = {pname}",
+                  "    else:", f"        __a.append({pname})"]
+    for pname in keywords:
+        lines.append(f"    if {pname} is not __missing:")
+        lines.append(f"        __k[{pname!r}] = {pname}")
+    if star:
+        lines.append(f"    __a.extend({star})")
+    if starstar:
+        lines.append(f"    __k.update({starstar})")
+    lines.append(f"    return __call({name!r}, __a, __k)")
+    return "\n".join(lines) + "\n"
 
 
 # The bootstrap's own module: the resume trampoline looks serve() up in sys.modules["__main__"],

@@ -33,6 +33,7 @@ from ._guest import (
 )
 from ._guest_memory import initial_stack_pointer
 from ._models import MIB, Limits
+from ._tools import ToolCallRecord, ToolChannel
 from ._vfs import MemoryFS
 from ._wasi_fs import SIGNATURES as FS_SIGNATURES
 from ._wasi_fs import FsCalls
@@ -212,6 +213,8 @@ class GuestOutcome:
     files: dict[str, bytes] = field(default_factory=dict)
     #: Writes the filesystem's caps refused in this call.
     files_dropped: list[str] = field(default_factory=list)
+    #: The host tools this call called, in order.
+    tool_calls: list[ToolCallRecord] = field(default_factory=list)
     host_error: str | None = None
 
     @property
@@ -251,6 +254,11 @@ def _past_deadline(caller: wasmtime.Caller) -> bool:
 
 
 _Shim = TypeVar("_Shim", bound=Callable[..., int])
+
+
+def run_time_left() -> float:
+    """Seconds before this thread's run reaches its deadline (host tools are bounded by it)."""
+    return float(_run_state.deadline - time.monotonic())
 
 
 def _wasi_shim(shim: _Shim) -> _Shim:
@@ -551,6 +559,7 @@ class GuestProgram:
         argv: list[str] | None = None,
         audit_budget: Limits | None = None,
         fs: MemoryFS | None = None,
+        tools: ToolChannel | None = None,
     ) -> GuestOutcome:
         """Run the guest once in a brand-new Store with `payload` as its stdin, under
         `limits` (memory cap, output caps, deadline, fuel), with this program's argv unless
@@ -562,7 +571,7 @@ class GuestProgram:
         to the user's code whatever the audit cost."""
         instance = LiveInstance(self, limits.memory_mb * MIB, argv or self.argv, fs=fs)
         try:
-            return instance.call(payload, limits, audit_budget=audit_budget)
+            return instance.call(payload, limits, audit_budget=audit_budget, tools=tools)
         finally:
             instance.close()
 
@@ -624,11 +633,12 @@ class LiveInstance:
             self.memory, self._entry = self.program.instantiate(self.store)
 
     def call(
-        self, payload: bytes, limits: Limits, *, audit_budget: Limits | None = None
+        self, payload: bytes, limits: Limits, *, audit_budget: Limits | None = None,
+        tools: ToolChannel | None = None,
     ) -> GuestOutcome:
         """Enter the guest with `payload` as its stdin under `limits` (and `audit_budget`
-        until its audit answer, as `GuestProgram.run` describes); never raises for what
-        the guest does."""
+        until its audit answer, as `GuestProgram.run` describes), with `tools` answering
+        its tool calls; never raises for what the guest does."""
         stdout = _CappedOutput(limits.max_stdout_bytes, audit_answer=audit_budget is not None)
         stderr = _CappedOutput(limits.max_stderr_bytes, error_channel=True)
         outcome = GuestOutcome()
@@ -643,7 +653,7 @@ class LiveInstance:
                 raise wasmtime.WasmtimeError("the instance was closed")
             self.store.set_fuel(phases.first_fuel)
             self.store.set_epoch_deadline(_ticks(phases.first_timeout_ms))
-            _reset_run_state(payload, phases, (stdout, stderr), self.fs)
+            _reset_run_state(payload, phases, (stdout, stderr), self.fs, tools)
             self.start()
             # Host functions use this handle with their Caller (same store) instead of
             # looking the export up on every call.
@@ -657,11 +667,13 @@ class LiveInstance:
         finally:
             outcome.elapsed_ms = (time.perf_counter() - started) * 1000
             _measure(self.store, self.memory, phases, outcome)
-            _run_state.fs = None
+            _run_state.fs = _run_state.tools = None
         _collect_output(outcome, stdout, stderr, started)
         if fs is not None:
             outcome.files = fs.outputs(since=outputs_before)
             outcome.files_dropped = list(fs.dropped)
+        if tools is not None:
+            outcome.tool_calls = list(tools.calls)
         return outcome
 
     def close(self) -> None:
@@ -692,9 +704,11 @@ class _Phases:
 def _reset_run_state(
     payload: bytes, phases: _Phases, outputs: tuple[_CappedOutput, _CappedOutput],
     fs: MemoryFS | None = None,
+    tools: ToolChannel | None = None,
 ) -> None:
     """This thread's run state, as the host functions read it during the run."""
     _run_state.fs = fs
+    _run_state.tools = tools
     user = phases.user
     _run_state.next_phase = (
         (user.effective_fuel, user.timeout_ms) if phases.audit is not None else None

@@ -143,6 +143,14 @@ class Limits(BaseModel):
         32 * MIB, ge=0, le=256 * MIB,
         description="Bytes the guest may write in all (/output and /tmp): ENOSPC beyond.",
     )
+    max_tool_calls: int = Field(100, ge=0, le=10_000, description="Host tool calls per run.")
+    max_tool_bytes: int = Field(
+        MIB, ge=64, le=16 * MIB, description="Largest tool request or answer (JSON bytes)."
+    )
+    tool_timeout_ms: int = Field(
+        10_000, ge=1, le=30_000,
+        description="Time one tool call may take (the run's deadline keeps running too).",
+    )
 
     @property
     def effective_fuel(self) -> int:
@@ -171,6 +179,9 @@ class EffectiveLimits(ResultModel):
     max_input_bytes: int
     max_file_bytes: int
     max_written_bytes: int
+    max_tool_calls: int
+    max_tool_bytes: int
+    tool_timeout_ms: int
 
     @classmethod
     def of(cls, limits: Limits) -> EffectiveLimits:
@@ -217,6 +228,17 @@ class ErrorInfo(ResultModel):
 
     type: str
     message: str
+
+
+class ToolCall(ResultModel):
+    """One call of a host tool by the guest."""
+
+    name: str
+    duration_ms: float
+    ok: bool
+    #: The exception's type name when the call failed (bad arguments, the tool raised, it
+    #: timed out, a limit).
+    error: str | None = None
 
 
 class Metrics(ResultModel):
@@ -287,6 +309,8 @@ class ExecutionResult(ResultModel):
     )
     #: Writes the filesystem's caps refused ("path: reason"); empty when none.
     files_dropped: list[str] = Field(default_factory=list)
+    #: The host tools the code called, in order (`tools=`).
+    tool_calls: list[ToolCall] = Field(default_factory=list)
     #: Set when the code ran in a `Session`.
     session: SessionCall | None = None
 

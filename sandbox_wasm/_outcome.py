@@ -32,6 +32,7 @@ from ._models import (
     Metrics,
     RuntimeInfo,
     Status,
+    ToolCall,
 )
 from ._policy import AuditPolicy
 from ._request import audit_budget
@@ -198,6 +199,8 @@ class ResultBuilder:
             result_json, result_json_error = extract_result_json_checked(stdout)
         files = outcome.files if outcome is not None else {}
         files_dropped = outcome.files_dropped if outcome is not None else []
+        tool_calls = [ToolCall(name=c.name, duration_ms=c.duration_ms, ok=c.ok, error=c.error)
+                      for c in (outcome.tool_calls if outcome is not None else [])]
         return ExecutionResult(
             execution_id=self.execution_id,
             language=self.language,
@@ -217,6 +220,7 @@ class ResultBuilder:
             runtime=self.runtime,
             files=files,
             files_dropped=files_dropped,
+            tool_calls=tool_calls,
         )
 
 

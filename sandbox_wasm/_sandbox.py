@@ -25,8 +25,8 @@ from ._artifacts import (
 from ._audit import build_report, parse_audit_answer
 from ._engine import engine_host
 from ._errors import InvalidRequestError, SandboxClosedError, SandboxError
-from ._guest import MODE_AUDIT, MODE_EXEC
-from ._guest_program import GuestProgram
+from ._guest import MODE_AUDIT, MODE_EXEC, TOOLS_OPTION
+from ._guest_program import GuestProgram, run_time_left
 from ._models import (
     AuditReport,
     ExecutionResult,
@@ -44,6 +44,7 @@ from ._request import (
     coerce_source,
     resolve_limits,
 )
+from ._tools import Tool, ToolChannel, ToolLimits, ToolsLike, build_tools, manifest_line
 from ._vfs import FileCaps, MemoryFS
 
 # A plain runtime starts the interpreter and runs the bootstrap on every execution; a
@@ -80,9 +81,12 @@ class Sandbox:
         limits: Limits | None = None,
         runtime_directory: Path | str | None = None,
         python_runtime: str | None = None,
+        tools: ToolsLike | None = None,
     ) -> None:
         self.policy = resolve_policy(policy, DEFAULT_POLICY)
         self.limits = limits or Limits()
+        #: Host tools every execution offers the guest (`execute(tools=...)` replaces them).
+        self.tools = build_tools(tools)
         self._runtime_directory = Path(runtime_directory) if runtime_directory else None
         self._python_variant = python_runtime
         self._programs: dict[str, GuestProgram] = {}
@@ -162,11 +166,14 @@ class Sandbox:
         profile: TimeoutProfile | str | None = None,
         policy: PolicyLike | None = None,
         files: Mapping[str, bytes | str] | None = None,
+        tools: ToolsLike | None = None,
     ) -> ExecutionResult:
         """Audit `code`, run it in a fresh instance if allowed, and return the result.
         `policy` (an `AuditPolicy` or a preset's name) overrides the sandbox's for this call.
         `files` (name -> bytes or text) are the guest's read-only /input; what it writes
-        under /output comes back as `result.files`.
+        under /output comes back as `result.files`. `tools` (host callables, or a name ->
+        callable mapping) become the functions of the guest's `tools` module, replacing
+        the sandbox's for this call; `result.tool_calls` lists the calls.
 
         Raises InvalidRequestError (or SourceTooLargeError) for invalid input and
         RuntimeNotFoundError / RuntimeIntegrityError when the runtime is unusable; anything
@@ -191,10 +198,15 @@ class Sandbox:
         # audit answer before any user code runs, and runs the code only if the policy
         # (judged by the same function as on the host) allows it.
         policy = resolve_policy(policy, self.policy)
-        payload = b"\n".join((MODE_EXEC, policy_line(policy), source.encode("utf-8")))
+        offered = self.tools if tools is None else build_tools(tools)
+        if offered and not program.has_filesystem:
+            raise InvalidRequestError(
+                f"tools need our CPython 3.13 runtime; {program.runtime.name} has no tool "
+                "channel", field="tools")
+        payload = request_payload(MODE_EXEC, offered, policy_line(policy), source)
         fs = new_filesystem(inputs, effective) if program.has_filesystem else None
         outcome = program.run(payload, effective, audit_budget=audit_budget(effective.memory_mb),
-                              fs=fs)
+                              fs=fs, tools=tool_channel(offered, effective))
         return result.from_python_run(outcome, policy)
 
     def _execute_javascript(
@@ -255,6 +267,24 @@ class Sandbox:
                                  "col": 0}}, False
 
 
+def request_payload(mode: bytes, tools: Mapping[str, Tool], policy: bytes,
+                    source: str) -> bytes:
+    """An exec or session request: the mode (with its tools manifest when there are tools),
+    the policy line and the source."""
+    head = [mode + b" " + TOOLS_OPTION, manifest_line(tools)] if tools else [mode]
+    return b"\n".join((*head, policy, source.encode("utf-8")))
+
+
+def tool_channel(tools: Mapping[str, Tool], limits: Limits) -> ToolChannel | None:
+    """The run's tool channel under the limits' tool bounds (None without tools)."""
+    if not tools:
+        return None
+    return ToolChannel(tools, ToolLimits(max_calls=limits.max_tool_calls,
+                                         max_bytes=limits.max_tool_bytes,
+                                         timeout_s=limits.tool_timeout_ms / 1000),
+                       time_left=run_time_left)
+
+
 def new_filesystem(inputs: Mapping[str, bytes], limits: Limits) -> MemoryFS:
     """The guest's in-memory filesystem: `inputs` under /input, the limits' caps."""
     return MemoryFS(inputs, FileCaps(max_file_bytes=limits.max_file_bytes,
@@ -284,11 +314,12 @@ def execute(
     profile: TimeoutProfile | str | None = None,
     policy: PolicyLike | None = None,
     files: Mapping[str, bytes | str] | None = None,
+    tools: ToolsLike | None = None,
 ) -> ExecutionResult:
     """Audit and run `code` in a fresh sandbox instance; see `Sandbox.execute`."""
     return default_sandbox().execute(
         code, language=language, timeout_ms=timeout_ms, memory_mb=memory_mb,
-        limits=limits, profile=profile, policy=policy, files=files,
+        limits=limits, profile=profile, policy=policy, files=files, tools=tools,
     )
 
 

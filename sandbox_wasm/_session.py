@@ -41,8 +41,9 @@ from ._request import (
     coerce_source,
     resolve_limits,
 )
-from ._sandbox import Sandbox, default_sandbox, new_filesystem
+from ._sandbox import Sandbox, default_sandbox, new_filesystem, request_payload, tool_channel
 from ._session_snapshot import SessionImage, SessionState, SnapshotError, decode, encode
+from ._tools import ToolsLike, build_tools
 from ._vfs import FileCaps, freeze, thaw
 
 OnTrap = Literal["rollback", "close"]
@@ -83,6 +84,7 @@ class Session:
         idle_timeout_s: float | None = DEFAULT_IDLE_TIMEOUT_S,
         on_trap: OnTrap = "rollback",
         sandbox: Sandbox | None = None,
+        tools: ToolsLike | None = None,
         _image: SessionImage | None = None,
     ) -> None:
         if check_language(language) != "python":
@@ -100,6 +102,8 @@ class Session:
             profile=profile, timeout_ms=timeout_ms, memory_mb=memory_mb,
         )
         self.policy: AuditPolicy = resolve_policy(policy, self._sandbox.policy)
+        #: Host tools every call offers (`execute(tools=...)` replaces them for one call).
+        self.tools = self._sandbox.tools if tools is None else build_tools(tools)
         self.on_trap: OnTrap = on_trap
         self.idle_timeout_s = idle_timeout_s
         self._program = self._sandbox._program("python")
@@ -182,6 +186,7 @@ class Session:
         limits: Limits | dict[str, object] | None = None,
         profile: TimeoutProfile | str | None = None,
         files: Mapping[str, bytes | str] | None = None,
+        tools: ToolsLike | None = None,
     ) -> ExecutionResult:
         """Audit `code` and run it in the session (its globals persist for the next call).
         `timeout_ms`, `profile` and `limits` override the session's limits for this call;
@@ -203,7 +208,8 @@ class Session:
             )
         source = coerce_source(code, effective.max_source_bytes)
         inputs = coerce_files(files, effective.max_input_bytes)
-        payload = b"\n".join((MODE_SESSION, policy_line(self.policy), source.encode("utf-8")))
+        offered = self.tools if tools is None else build_tools(tools)
+        payload = request_payload(MODE_SESSION, offered, policy_line(self.policy), source)
         with self._lock:
             self._check_open()
             fs = self._instance.fs
@@ -216,7 +222,8 @@ class Session:
             self.calls += 1
             builder = ResultBuilder("python", effective, self._program.runtime)
             outcome = self._instance.call(
-                payload, effective, audit_budget=audit_budget(effective.memory_mb)
+                payload, effective, audit_budget=audit_budget(effective.memory_mb),
+                tools=tool_channel(offered, effective),
             )
             came_to_rest = _came_to_rest(outcome)
             if came_to_rest:
@@ -305,6 +312,7 @@ class Session:
         idle_timeout_s: float | None = DEFAULT_IDLE_TIMEOUT_S,
         on_trap: OnTrap = "rollback",
         sandbox: Sandbox | None = None,
+        tools: ToolsLike | None = None,
     ) -> Session:
         """A new session holding the state `data` (from `snapshot()`) was taken with, under
         the snapshot's limits and policy unless others are given. Raises SnapshotError
@@ -325,7 +333,7 @@ class Session:
             except ValueError:
                 raise SnapshotError("session snapshot names an invalid policy") from None
         return cls(limits=limits, policy=policy, idle_timeout_s=idle_timeout_s,
-                   on_trap=on_trap, sandbox=box, _image=image)
+                   on_trap=on_trap, sandbox=box, tools=tools, _image=image)
 
 
 def _came_to_rest(outcome: GuestOutcome) -> bool:

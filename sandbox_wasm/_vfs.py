@@ -35,6 +35,8 @@ RIGHT_FD_READ, RIGHT_FD_WRITE = 1 << 1, 1 << 6
 ALL_RIGHTS = (1 << 30) - 1
 #: The preopened root's descriptor (0-2 are stdio).
 ROOT_FD = 3
+#: Opened files start here: descriptor 4 is the tool channel (`_guest.TOOLS_FD`).
+FIRST_FILE_FD = 5
 ROOT_NAMES = ("input", "output", "tmp")
 MAX_PATH_BYTES = 4096
 MAX_NAME_BYTES = 255
@@ -194,7 +196,7 @@ class MemoryFS:
     def _new_fd(self, handle: Handle) -> int:
         if len(self.handles) > self.caps.max_open:
             raise FsError(EMFILE)
-        fd = ROOT_FD + 1
+        fd = FIRST_FILE_FD
         while fd in self.handles:
             fd += 1
         self.handles[fd] = handle
@@ -550,7 +552,7 @@ def thaw(state: FsState, caps: FileCaps) -> MemoryFS:
             fs.created_bytes += node.size
     for fd, path, readable, writable, append, offset in state.handles:
         node = by_path.get(path)
-        if node is None or fd <= ROOT_FD or fd in fs.handles or offset < 0:
+        if node is None or fd < FIRST_FILE_FD or fd in fs.handles or offset < 0:
             raise ValueError(f"descriptor {fd} of {path!r} does not fit the tree")
         fs.handles[fd] = Handle(node, readable, writable, append, offset)
     if len(fs.handles) > caps.max_open + 1 or fs.created_nodes > caps.max_nodes:

@@ -19,6 +19,8 @@ from typing import Any
 import wasmtime
 
 from . import _vfs as vfs
+from ._guest import TOOLS_FD
+from ._tools import ToolChannel
 from ._vfs import FsError, MemoryFS
 
 ERRNO_SUCCESS = 0
@@ -199,19 +201,55 @@ class FsCalls:
 
     def read_file_errno(self, caller: wasmtime.Caller, fd: int, iovs: int, count: int,
                         out: int) -> int:
-        """fd_read of a descriptor beyond stdio."""
+        """fd_read of a descriptor beyond stdio (the tool channel's answer, or a file)."""
         def body() -> None:
-            total = self.read_file(caller, fd, iovs, count, None)
+            if fd == TOOLS_FD:
+                total = self._read_answer(caller, iovs, count)
+            else:
+                total = self.read_file(caller, fd, iovs, count, None)
             self._memory(caller).write(out, struct.pack("<I", total))
         return self._call(body)
 
     def write_file_errno(self, caller: wasmtime.Caller, fd: int, iovs: int, count: int,
                          out: int) -> int:
-        """fd_write of a descriptor beyond stdio."""
+        """fd_write of a descriptor beyond stdio (a tool call, or a file)."""
         def body() -> None:
-            total = self.write_file(caller, fd, iovs, count, None)
+            if fd == TOOLS_FD:
+                total = self._tool_call(caller, iovs, count)
+            else:
+                total = self.write_file(caller, fd, iovs, count, None)
             self._memory(caller).write(out, struct.pack("<I", total))
         return self._call(body)
+
+    def _channel(self) -> ToolChannel:
+        channel = self._state().tools
+        if channel is None:
+            raise FsError(vfs.EBADF)
+        return channel
+
+    def _tool_call(self, caller: wasmtime.Caller, iovs: int, count: int) -> int:
+        """One write is one request; the tool runs now, its answer waits for the reads."""
+        channel = self._channel()
+        memory = self._memory(caller)
+        vectors = self._vectors(caller, memory.memory, iovs, count)
+        total = sum(length for _, length in vectors)
+        if total > channel.limits.max_bytes:
+            channel.refuse_oversized(total)
+        else:
+            channel.write(b"".join(memory.read(address, length) for address, length in vectors))
+        return total
+
+    def _read_answer(self, caller: wasmtime.Caller, iovs: int, count: int) -> int:
+        channel = self._channel()
+        memory = self._memory(caller)
+        total = 0
+        for address, length in self._vectors(caller, memory.memory, iovs, count):
+            chunk = channel.read(length)
+            memory.write(address, chunk)
+            total += len(chunk)
+            if len(chunk) < length:
+                break
+        return total
 
     def fd_pread(self, caller: wasmtime.Caller, fd: int, iovs: int, count: int, offset: int,
                  out: int) -> int:

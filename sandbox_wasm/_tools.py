@@ -1,0 +1,323 @@
+"""Host tools the guest can call ("code mode"): Python callables (sync or async) offered to
+the guest as the functions of a `tools` module, with their names, signatures and docstrings.
+
+A call crosses as JSON through the guest's tool channel (`_guest.TOOLS_FD`, answered by
+the host: `_wasi_fs`): the guest's stub writes {"tool", "args", "kwargs"}; the host binds the
+arguments to the function's signature (TypeError on a mismatch), validates them against its
+type hints with pydantic (ValueError with the validation message), runs the tool in a
+worker thread (an async one on the tools' event loop) under the call's time limit and the
+run's deadline, and answers {"result"} or {"error": {"type", "message"}} (the exception's
+type name and message; no host traceback, no host paths beyond what the message says).
+Per run: at most `max_tool_calls` calls, `max_tool_bytes` per request and per answer; a tool
+that overruns its time is abandoned (an async one cancelled) and the guest gets a
+TimeoutError; the run's own deadline keeps running while a tool works.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import inspect
+import json
+import keyword
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pydantic
+from pydantic_core import PydanticSerializationError, to_jsonable_python
+
+from ._errors import InvalidRequestError
+
+#: A tool's name as the guest calls it.
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
+#: Nesting that a tool's arguments or answer may have (JSON arrays and objects).
+MAX_JSON_DEPTH = 64
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter as the guest's stub declares it."""
+
+    name: str
+    kind: str  # inspect.Parameter kind name
+    default_json: str | None = None  # JSON of the default; None: no default, or not JSON
+    has_default: bool = False
+
+
+@dataclass
+class Tool:
+    """A host callable offered to the guest."""
+
+    name: str
+    function: Callable[..., Any]
+    description: str
+    params: tuple[Param, ...]
+    is_async: bool
+    #: Binds and validates (args, kwargs); raises TypeError / ValueError for bad ones.
+    validate: Callable[[list[Any], dict[str, Any]], tuple[list[Any], dict[str, Any]]]
+
+    def manifest(self) -> dict[str, Any]:
+        """What the guest needs to build the stub."""
+        return {
+            "name": self.name, "doc": self.description,
+            "params": [[p.name, p.kind, p.default_json, p.has_default] for p in self.params],
+        }
+
+
+def tool_from_callable(function: Callable[..., Any], name: str | None = None) -> Tool:
+    """A Tool for a Python function (its name, signature, type hints and docstring)."""
+    if not callable(function):
+        raise InvalidRequestError(f"a tool must be callable, not {type(function).__name__}",
+                                  field="tools")
+    tool_name = name or getattr(function, "__name__", "")
+    _check_name(tool_name, "tool name")
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError) as error:
+        raise InvalidRequestError(f"tool {tool_name!r} has no signature ({error})",
+                                  field="tools") from None
+    params = tuple(_param(tool_name, p) for p in signature.parameters.values())
+    try:
+        validated = pydantic.validate_call(function)
+    except pydantic.PydanticUserError as error:
+        raise InvalidRequestError(f"tool {tool_name!r}: {error}", field="tools") from None
+
+    def validate(args: list[Any], kwargs: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+        signature.bind(*args, **kwargs)  # TypeError: missing, unexpected or duplicate
+        return args, kwargs
+
+    tool = Tool(tool_name, validated, inspect.getdoc(function) or "", params,
+                inspect.iscoroutinefunction(function), validate)
+    return tool
+
+
+def _check_name(name: str, what: str) -> None:
+    if not _NAME.match(name) or keyword.iskeyword(name) or name in ("ToolError",):
+        raise InvalidRequestError(
+            f"{what} {name!r} must be an identifier of at most 64 characters, not starting "
+            "with an underscore, and not a Python keyword", field="tools")
+
+
+def _param(tool_name: str, parameter: inspect.Parameter) -> Param:
+    _check_name(parameter.name, f"parameter of tool {tool_name!r}")
+    default_json = None
+    has_default = parameter.default is not inspect.Parameter.empty
+    if has_default:
+        try:
+            default_json = json.dumps(parameter.default, allow_nan=False)
+        except (TypeError, ValueError):
+            default_json = None  # shown as `...` in the guest; the host applies it
+    return Param(parameter.name, parameter.kind.name, default_json, has_default)
+
+
+#: What `tools=` accepts: callables (or Tools), or a name -> callable mapping.
+ToolsLike = Iterable[Callable[..., Any] | Tool] | Mapping[str, Callable[..., Any]]
+
+
+def build_tools(tools: ToolsLike | None) -> dict[str, Tool]:
+    """Tools by name from callables (or a name -> callable mapping), names unique."""
+    if tools is None:
+        return {}
+    items: Iterable[tuple[str | None, Any]] = (
+        tools.items() if isinstance(tools, Mapping) else ((None, tool) for tool in tools))
+    built: dict[str, Tool] = {}
+    for name, item in items:
+        tool = item if isinstance(item, Tool) else tool_from_callable(item, name)
+        if tool.name in built:
+            raise InvalidRequestError(f"two tools are named {tool.name!r}", field="tools")
+        built[tool.name] = tool
+    return built
+
+
+def manifest_line(tools: Mapping[str, Tool]) -> bytes:
+    """The tools as the guest's request line describes them (one line of JSON)."""
+    return json.dumps([tool.manifest() for tool in tools.values()],
+                      separators=(",", ":")).encode()
+
+
+@dataclass(frozen=True)
+class ToolLimits:
+    """Bounds on one run's tool calls."""
+
+    max_calls: int = 100
+    max_bytes: int = 1 << 20
+    timeout_s: float = 10.0
+
+
+@dataclass
+class ToolCallRecord:
+    name: str
+    duration_ms: float
+    ok: bool
+    error: str | None = None
+
+
+class _Loop:
+    """The event loop async tools run on (one daemon thread, created on first use)."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None:
+                loop = asyncio.new_event_loop()
+                threading.Thread(target=loop.run_forever, name="sandbox-wasm-tools-loop",
+                                 daemon=True).start()
+                self._loop = loop
+            return self._loop
+
+
+_loop = _Loop()
+# Sync tools run here, never on the thread that runs the guest: a tool that itself runs a
+# sandbox execution gets a thread (and per-run state) of its own.
+_workers = concurrent.futures.ThreadPoolExecutor(max_workers=16,
+                                                 thread_name_prefix="sandbox-wasm-tool")
+
+
+@dataclass
+class ToolChannel:
+    """One run's side of the tool channel: requests in, answers out, the calls recorded."""
+
+    tools: Mapping[str, Tool]
+    limits: ToolLimits
+    #: Seconds left before the run's deadline (read at each call).
+    time_left: Callable[[], float]
+    calls: list[ToolCallRecord] = field(default_factory=list)
+    _answer: bytes = b""
+    _busy: bool = False
+
+    def refuse_oversized(self, length: int) -> None:
+        """A request too large to read: answered with an error, its bytes never copied."""
+        self._answer = _frame(_error("ValueError", f"tool arguments are {length} bytes, over "
+                                     f"the limit of {self.limits.max_bytes}"))
+
+    def write(self, request: bytes) -> None:
+        """Handle one request (one whole write); the answer waits for `read`."""
+        if self._busy:  # a tool cannot be re-entered while one runs
+            self._answer = _frame(_error("RuntimeError", "a tool call is already running"))
+            return
+        self._busy = True
+        try:
+            self._answer = _frame(self._call(request))
+        finally:
+            self._busy = False
+
+    def read(self, length: int) -> bytes:
+        chunk, self._answer = self._answer[:length], self._answer[length:]
+        return chunk
+
+    def _call(self, request: bytes) -> dict[str, Any]:
+        if len(request) > self.limits.max_bytes:
+            return _error("ValueError", f"tool arguments are {len(request)} bytes, over the "
+                          f"limit of {self.limits.max_bytes}")
+        try:
+            message = json.loads(request)
+            name, args, kwargs = message["tool"], message["args"], message["kwargs"]
+            if not (isinstance(name, str) and isinstance(args, list)
+                    and isinstance(kwargs, dict)) or _depth(message) > MAX_JSON_DEPTH:
+                raise ValueError("malformed")
+        except (ValueError, KeyError, TypeError, RecursionError):
+            return _error("ValueError", "a tool request must be JSON: {tool, args, kwargs}, "
+                          f"nested at most {MAX_JSON_DEPTH} deep")
+        tool = self.tools.get(name)
+        if tool is None:
+            return _error("NameError", f"no tool named {name[:100]!r}")
+        if len(self.calls) >= self.limits.max_calls:
+            return _error("RuntimeError", f"this run may call tools at most "
+                          f"{self.limits.max_calls} times")
+        started = time.perf_counter()
+        answer = self._run(tool, args, kwargs)
+        error = answer.get("error")
+        self.calls.append(ToolCallRecord(
+            name, round((time.perf_counter() - started) * 1000, 3), error is None,
+            error["type"] if error else None))
+        return answer
+
+    def _run(self, tool: Tool, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+        try:
+            tool.validate(args, kwargs)
+        except TypeError as error:
+            return _error("TypeError", f"{tool.name}(): {error}")
+        timeout = min(self.limits.timeout_s, self.time_left())
+        if timeout <= 0:
+            return _error("TimeoutError", "the run's deadline has passed")
+        try:
+            if tool.is_async:
+                future = asyncio.run_coroutine_threadsafe(
+                    _awaited(tool.function, args, kwargs), _loop.get())
+            else:
+                future = _workers.submit(tool.function, *args, **kwargs)
+            value = future.result(timeout=timeout)
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            return _error("TimeoutError", f"tool {tool.name!r} did not answer within "
+                          f"{timeout:.3g} s")
+        except pydantic.ValidationError as error:
+            return _error("ValueError", f"{tool.name}(): " + _validation_message(error))
+        except Exception as error:  # the tool's own failure, by type name and message
+            return _error(type(error).__name__, _message(error))
+        try:
+            encoded = json.dumps({"result": to_jsonable_python(value)}, allow_nan=False)
+        except (TypeError, ValueError, PydanticSerializationError) as error:
+            return _error("TypeError", f"tool {tool.name!r} returned a value that is not "
+                          f"JSON ({_message(error)})")
+        if len(encoded) > self.limits.max_bytes:
+            return _error("ValueError", f"tool {tool.name!r} answered {len(encoded)} bytes, "
+                          f"over the limit of {self.limits.max_bytes}")
+        return {"raw": encoded}
+
+
+async def _awaited(function: Callable[..., Any], args: list[Any], kwargs: dict[str, Any]
+                   ) -> Any:
+    return await function(*args, **kwargs)
+
+
+def _depth(value: Any, level: int = 0) -> int:
+    if level > MAX_JSON_DEPTH:
+        return level
+    if isinstance(value, dict):
+        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
+    if isinstance(value, list):
+        return max((_depth(v, level + 1) for v in value), default=level + 1)
+    return level
+
+
+# Absolute host paths (POSIX with two or more parts, or Windows drive paths) in a tool's
+# error message are replaced: the guest learns what failed, not where the host keeps it.
+_HOST_PATH = re.compile(r"(?:[A-Za-z]:\\|/)(?:[^\s'\"/\\:]+[/\\]){1,}[^\s'\",:]*")
+
+
+def _message(error: BaseException) -> str:
+    try:
+        if isinstance(error, KeyError) and len(error.args) == 1:
+            text = str(error.args[0])  # str(KeyError) quotes its key
+        elif isinstance(error, OSError) and error.strerror:
+            text = error.strerror  # without the file name
+        else:
+            text = str(error)
+    except Exception:
+        return "<unprintable>"
+    return _HOST_PATH.sub("<path>", text)[:1000]
+
+
+def _validation_message(error: pydantic.ValidationError) -> str:
+    parts = []
+    for item in error.errors()[:5]:
+        where = ".".join(str(p) for p in item.get("loc", ())) or "arguments"
+        parts.append(f"{where}: {item.get('msg', 'invalid')}")
+    return "; ".join(parts)[:1000]
+
+
+def _error(kind: str, message: str) -> dict[str, Any]:
+    return {"error": {"type": kind[:100], "message": message[:1000]}}
+
+
+def _frame(answer: dict[str, Any]) -> bytes:
+    body = answer["raw"].encode() if "raw" in answer else json.dumps(answer).encode()
+    return len(body).to_bytes(8, "little") + body
