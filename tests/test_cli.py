@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -128,3 +130,148 @@ def test_python_dash_m_sandbox_wasm_is_the_cli() -> None:
     helped = subprocess.run([sys.executable, "-m", "sandbox_wasm", "--help"],
                             capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert helped.returncode == 0 and "wasm-exec" in helped.stdout
+
+
+# -- input and output files ----------------------------------------------------------------
+REPORT = """\
+import json, pathlib
+rows = open('/input/data.csv').read().splitlines()
+settings = json.loads(open('/input/cfg/settings.json').read())
+pathlib.Path('/output/sub').mkdir()
+pathlib.Path('/output/report.txt').write_text(f"{len(rows)} rows, {settings['unit']}\\n")
+pathlib.Path('/output/sub/raw.bin').write_bytes(bytes(range(4)))
+"""
+
+
+def _inputs(tmp_path: Path) -> tuple[Path, Path]:
+    data = tmp_path / "data.csv"
+    data.write_text("a,b\n1,2\n3,4\n")
+    settings = tmp_path / "local-settings.json"
+    settings.write_text('{"unit": "kg"}')
+    return data, settings
+
+
+def test_file_flags_and_output_dir(tmp_path: Path) -> None:
+    data, settings = _inputs(tmp_path)
+    out = tmp_path / "out" / "deeper"  # created, parents too
+    done = wasm_exec("--file", str(data), "--file", f"{settings}=cfg/settings.json",
+                     "--output-dir", str(out), "-c", REPORT)
+    assert done.returncode == 0, done.stderr
+    assert (out / "report.txt").read_text() == "3 rows, kg\n"
+    assert (out / "sub" / "raw.bin").read_bytes() == bytes(range(4))
+    assert sorted(done.stderr.splitlines()) == [
+        f"wasm-exec: wrote {out / 'report.txt'} (11 bytes)",
+        f"wasm-exec: wrote {out / 'sub' / 'raw.bin'} (4 bytes)",
+    ]
+
+
+def test_output_files_are_listed_without_output_dir(tmp_path: Path) -> None:
+    data, settings = _inputs(tmp_path)
+    done = wasm_exec("--file", str(data), "--file", f"{settings}=cfg/settings.json",
+                     "-c", REPORT)
+    assert done.returncode == 0, done.stderr
+    assert sorted(done.stderr.splitlines()) == [
+        "wasm-exec: output file report.txt (11 bytes; not saved: use --output-dir DIR)",
+        "wasm-exec: output file sub/raw.bin (4 bytes; not saved: use --output-dir DIR)",
+    ]
+    assert set(tmp_path.iterdir()) == {data, settings}
+
+
+def test_json_holds_the_output_files(tmp_path: Path) -> None:
+    data, settings = _inputs(tmp_path)
+    done = wasm_exec("--json", "--file", str(data), "--file", f"{settings}=cfg/settings.json",
+                     "-c", REPORT)
+    assert done.returncode == 0 and done.stderr == ""
+    files = json.loads(done.stdout)["files"]
+    assert {name: base64.b64decode(text, validate=True) for name, text in files.items()} == {
+        "report.txt": b"3 rows, kg\n", "sub/raw.bin": bytes(range(4))}
+
+
+def test_refused_writes_are_reported(tmp_path: Path) -> None:
+    done = wasm_exec("--output-dir", str(tmp_path), "-c",
+                     "try:\n    open('/output/big', 'wb').write(b'x' * (9 << 20))\n"
+                     "except OSError as exc:\n    print(exc.strerror)")
+    assert done.returncode == 0
+    assert "File too large" in done.stdout
+    assert "wasm-exec: write refused: " in done.stderr and "big" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("flag", "fragment"),
+    [
+        pytest.param("missing.csv", "--file missing.csv: no such file", id="missing-path"),
+        pytest.param("missing.csv=data.csv", "--file missing.csv: no such file",
+                     id="missing-path-with-name"),
+        pytest.param("examples", "--file examples: is a directory", id="directory"),
+        pytest.param("=data.csv", "give the path of a file", id="no-path"),
+        pytest.param("README.md=../x", "must be relative", id="dot-dot-name"),
+        pytest.param("README.md=/etc/x", "must be relative", id="absolute-name"),
+        pytest.param("README.md=", "must be relative", id="empty-name"),
+    ],
+)
+def test_bad_file_flags_exit_2_with_one_line(flag: str, fragment: str) -> None:
+    done = wasm_exec("--file", flag, "-c", "print(1)")
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and fragment in lines[0], done.stderr
+    assert done.stdout == ""
+
+
+def test_a_name_given_twice_is_a_usage_error(tmp_path: Path) -> None:
+    data, _ = _inputs(tmp_path)
+    done = wasm_exec("--file", str(data), "--file", f"{data}=data.csv", "-c", "1")
+    assert done.returncode == 2 and "'data.csv' is given twice" in done.stderr
+
+
+def test_output_dir_never_writes_through_links(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "victim.txt").write_text("keep")
+    (outside / "hard-victim.txt").write_text("keep")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "link").symlink_to(outside, target_is_directory=True)
+    (out / "report.txt").symlink_to(outside / "victim.txt")
+    os.link(outside / "hard-victim.txt", out / "hard.txt")
+    code = ("import pathlib\n"
+            "pathlib.Path('/output/link').mkdir()\n"
+            "pathlib.Path('/output/link/evil.txt').write_text('evil')\n"
+            "pathlib.Path('/output/report.txt').write_text('new')\n"
+            "pathlib.Path('/output/hard.txt').write_text('new')\n")
+    done = wasm_exec("--output-dir", str(out), "-c", code)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in outside.iterdir()) == ["hard-victim.txt", "victim.txt"]
+    assert (outside / "victim.txt").read_text() == "keep"
+    assert (outside / "hard-victim.txt").read_text() == "keep"
+    # The links inside DIR were replaced by the files, not written through.
+    assert not (out / "report.txt").is_symlink() and (out / "report.txt").read_text() == "new"
+    assert (out / "hard.txt").read_text() == "new"
+    assert (out / "link").is_symlink()
+    assert "skipped output file 'link/evil.txt'" in done.stderr
+    assert not [p for p in out.iterdir() if p.name.startswith(".wasm-exec-")]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param("../escape.txt", id="dot-dot"),
+        pytest.param("a/../../escape.txt", id="dot-dot-inside"),
+        pytest.param("/tmp/escape.txt", id="absolute"),
+        pytest.param("./a", id="dot"),
+        pytest.param("a//b", id="empty-part"),
+        pytest.param("a\x00b", id="nul"),
+        pytest.param("..\\escape.txt", id="backslash"),
+        pytest.param("", id="empty"),
+    ],
+)
+def test_hostile_output_names_are_skipped(
+    tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sandbox_wasm.cli._common import save_output_files
+
+    out = tmp_path / "out"
+    skipped = save_output_files({name: b"x", "fine.txt": b"ok"}, str(out), "wasm-exec")
+    assert skipped == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]
+    assert sorted(p.name for p in out.iterdir()) == ["fine.txt"]
+    assert f"skipped output file {name!r}" in capsys.readouterr().err

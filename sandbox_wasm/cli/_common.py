@@ -1,11 +1,15 @@
 """What every `wasm-exec` subcommand shares: exit codes, one-line usage errors, the limit
-flags, opening the input a user named, writing a result out, and the one table that maps
-library errors to exit statuses and messages."""
+flags, opening the input a user named, input files and saving output files, writing a result
+out, and the one table that maps library errors to exit statuses and messages."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import secrets
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, NoReturn
 
@@ -18,7 +22,7 @@ from .._models import (
     Limits,
 )
 from .._policy import DEFAULT_POLICY, PRESETS, REPORT_ONLY_POLICY, AuditPolicy
-from .._request import resolve_limits
+from .._request import coerce_files, resolve_limits
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -79,6 +83,128 @@ def add_limit_args(
         help="list audit findings but run the code anyway (the sandbox still contains it); "
         "the same as --policy report",
     )
+
+
+def add_file_args(parser: argparse.ArgumentParser) -> None:
+    """--file and --output-dir: the code's input files and where its output files go."""
+    parser.add_argument(
+        "--file", dest="files", action="append", default=[], metavar="PATH[=NAME]",
+        help="give the code PATH, read-only, as /input/NAME (NAME defaults to PATH's "
+        "basename; the first '=' splits them); repeatable",
+    )
+    parser.add_argument(
+        "--output-dir", metavar="DIR",
+        help="save the files the code wrote under /output into DIR (created if needed; "
+        "never outside it); without it they are only listed",
+    )
+
+
+def read_input_files(specs: Sequence[str], max_bytes: int) -> dict[str, bytes]:
+    """The files of `--file PATH[=NAME]` flags by name, at most `max_bytes` in all (more
+    is not read), with their names checked as the library checks them."""
+    files: dict[str, bytes] = {}
+    room = max_bytes
+    for spec in specs:
+        path, given, name = spec.partition("=")
+        if not path or path == "-":
+            raise UsageError(f"--file {spec}: give the path of a file")
+        if not given:
+            name = os.path.basename(path.rstrip("/"))
+        if name in files:
+            raise UsageError(f"--file {spec}: the name {name!r} is given twice")
+        try:
+            handle = open_input(path)
+        except UsageError as exc:
+            raise UsageError(f"--file {exc}") from None
+        with handle:
+            data = handle.read(room + 1)
+        if len(data) > room:
+            raise UsageError(
+                f"--file {spec}: input files are over the limit of {max_bytes} bytes in all")
+        room -= len(data)
+        files[name] = data
+    try:
+        return coerce_files(files, max_bytes)
+    except InvalidRequestError as exc:
+        raise UsageError(f"--file: {exc}") from None
+
+
+def list_output_files(files: Mapping[str, bytes], prefix: str) -> None:
+    """One stderr line per output file (name and size), for a run without --output-dir."""
+    for name, data in files.items():
+        sys.stderr.write(f"{prefix}: output file {name} ({len(data)} bytes; not saved: "
+                         "use --output-dir DIR)\n")
+
+
+def save_output_files(files: Mapping[str, bytes], directory: str, prefix: str) -> int:
+    """Write `files` (names from the guest, so untrusted) under `directory`, one stderr line
+    per file written or skipped; the number skipped.
+
+    The directory is walked by file descriptor, each step opened with O_NOFOLLOW, and each
+    file is written to a fresh temporary name and renamed into place: a symlink (or a hard
+    link) already inside the directory can neither lead a write out of it nor have a file
+    outside it overwritten through it. Names that are absolute or hold '.', '..', empty
+    parts, NUL or a backslash are skipped."""
+    try:
+        os.makedirs(directory, exist_ok=True)
+        root = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError as exc:
+        raise UsageError(f"--output-dir {directory}: {exc.strerror}") from None
+    skipped = 0
+    try:
+        for name, data in files.items():
+            problem = unsafe_output_name(name)
+            if problem is None:
+                try:
+                    _write_below(root, name.split("/"), data)
+                except OSError as exc:
+                    problem = exc.strerror or type(exc).__name__
+            if problem is None:
+                shown = os.path.join(directory, name)
+                sys.stderr.write(f"{prefix}: wrote {shown} ({len(data)} bytes)\n")
+            else:
+                skipped += 1
+                sys.stderr.write(f"{prefix}: skipped output file {name!r}: {problem}\n")
+    finally:
+        os.close(root)
+    return skipped
+
+
+def unsafe_output_name(name: str) -> str | None:
+    """Why an output file's name cannot be written below the output directory, or None."""
+    if not name or name.startswith("/"):
+        return "not a relative name"
+    if "\x00" in name or "\\" in name:
+        return "contains NUL or a backslash"
+    if any(part in ("", ".", "..") for part in name.split("/")):
+        return "has '.', '..' or empty parts"
+    return None
+
+
+def _write_below(root: int, parts: list[str], data: bytes) -> None:
+    opened: list[int] = []
+    where = root
+    try:
+        for part in parts[:-1]:
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(part, dir_fd=where)
+            # ELOOP or ENOTDIR for a symlink: it is never followed.
+            where = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=where)
+            opened.append(where)
+        temporary = f".wasm-exec-{secrets.token_hex(8)}.tmp"
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666,
+                     dir_fd=where)
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
+            os.rename(temporary, parts[-1], src_dir_fd=where, dst_dir_fd=where)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary, dir_fd=where)
+            raise
+    finally:
+        for fd in reversed(opened):
+            os.close(fd)
 
 
 def policy_from_args(args: argparse.Namespace) -> AuditPolicy:

@@ -12,10 +12,14 @@ from .._sandbox import Sandbox
 from ._common import (
     OneLineParser,
     UsageError,
+    add_file_args,
     add_limit_args,
     limits_from_args,
+    list_output_files,
     open_input,
     policy_from_args,
+    read_input_files,
+    save_output_files,
     write_result,
 )
 
@@ -40,6 +44,7 @@ def _parser() -> argparse.ArgumentParser:
         help="language of the code (default: javascript for .js/.mjs files, else python)",
     )
     add_limit_args(parser)
+    add_file_args(parser)
     return parser
 
 
@@ -67,18 +72,32 @@ def _print_result(result: ExecutionResult, as_json: bool) -> None:
         write_result(result, PROG)
 
 
+def _output_files(result: ExecutionResult, args: argparse.Namespace) -> None:
+    """Save (or, without --output-dir, list) the files the code wrote, and say which
+    writes the file caps refused; with --json the JSON already holds them all."""
+    if args.output_dir is not None:
+        save_output_files(result.files, args.output_dir, PROG)
+    elif not args.json:
+        list_output_files(result.files, PROG)
+    if not args.json:
+        for dropped in result.files_dropped:
+            sys.stderr.write(f"{PROG}: write refused: {dropped}\n")
+
+
 def main(argv: Sequence[str]) -> int:
     """`wasm-exec [run]`; returns the code's exit status (errors propagate to the
     dispatcher, which maps them)."""
     args = _parser().parse_args(list(argv))
     limits = limits_from_args(args)
     source = read_source(args.script, args.code, limits.max_source_bytes)
+    files = read_input_files(args.files, limits.max_input_bytes)
     policy = policy_from_args(args)
     language = args.language
     if language is None:
         is_js = args.script is not None and args.script.endswith((".js", ".mjs"))
         language = "javascript" if is_js else "python"
     with Sandbox(policy=policy, limits=limits) as sandbox:
-        result = sandbox.execute(source, language=language)
+        result = sandbox.execute(source, language=language, files=files or None)
     _print_result(result, args.json)
+    _output_files(result, args)
     return result.exit_code
