@@ -1,0 +1,313 @@
+"""Host tools in the guest ("code mode") on the real runtime: the `tools` module's functions
+keep their tools' names, signatures and docstrings; arguments are bound and validated; a
+tool's failure, time-out or limit becomes a guest exception; calls are listed in the
+result; sessions, async tools and a tool that itself runs the sandbox."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+import sandbox_wasm as sw
+
+
+def lookup(sku: str) -> dict[str, object]:
+    """Find a product by its SKU."""
+    return {"sku": sku, "price": 2.5 if sku == "A1" else 10.0}
+
+
+def price(unit: float, qty: int = 1, *, discount: float = 0.0) -> float:
+    """Total price of `qty` units, after a discount."""
+    return round(unit * qty * (1 - discount), 2)
+
+
+def gather(first: int, /, *rest: int, scale: int = 1, **labels: str) -> dict[str, object]:
+    return {"values": [first, *rest], "scale": scale, "labels": labels}
+
+
+class InventoryError(Exception):
+    pass
+
+
+def failing(kind: str) -> None:
+    if kind == "key":
+        raise KeyError("sku-9 not found in /srv/inventory/db.sqlite")
+    if kind == "custom":
+        raise InventoryError("stock exhausted")
+    raise FileNotFoundError(2, "No such file or directory", "/etc/host/secret.conf")
+
+
+cancelled = threading.Event()
+
+
+async def slow(seconds: float) -> str:
+    try:
+        await asyncio.sleep(seconds)
+    except asyncio.CancelledError:
+        cancelled.set()
+        raise
+    return "done"
+
+
+async def async_double(value: int) -> int:
+    await asyncio.sleep(0)
+    return value * 2
+
+
+TOOLS = [lookup, price, gather, failing, slow, async_double]
+
+
+@pytest.fixture(scope="module")
+def box() -> Iterator[sw.Sandbox]:
+    with sw.Sandbox(python_runtime="cpython313", tools=TOOLS) as sandbox:
+        yield sandbox
+
+
+def run(box: sw.Sandbox, code: str, **options: object) -> sw.ExecutionResult:
+    result = box.execute(code, **options)  # type: ignore[arg-type]
+    assert result.status == "succeeded", (result.error, result.stderr)
+    return result
+
+
+def test_a_model_style_script_loops_over_tools(box: sw.Sandbox) -> None:
+    result = run(box, (
+        "import json\nfrom tools import lookup, price\n"
+        "totals = {sku: price(lookup(sku)['price'], qty=3, discount=0.1) for sku in ['A1', 'B2']}\n"
+        "print(json.dumps(totals))\n"
+    ))
+    assert result.result_json == {"A1": 6.75, "B2": 27.0}
+    assert [(c.name, c.ok) for c in result.tool_calls] == [
+        ("lookup", True), ("price", True), ("lookup", True), ("price", True)]
+    assert all(c.duration_ms >= 0 for c in result.tool_calls)
+    assert result.audit.safety_verdict == "safe" and not result.audit.flagged_calls
+
+
+def test_stubs_keep_names_signatures_and_docstrings(box: sw.Sandbox) -> None:
+    result = run(box, (
+        "import tools\n"
+        "print(sorted(tools.__all__))\n"
+        "print(tools.lookup.__name__, tools.lookup.__doc__)\n"
+        "print(tools.price.__doc__)\n"
+        "print(tools.price.__defaults__, tools.price.__kwdefaults__)\n"
+    ))
+    assert result.stdout.splitlines() == [
+        "['async_double', 'failing', 'gather', 'lookup', 'price', 'slow']",
+        "lookup Find a product by its SKU.",
+        "Total price of `qty` units, after a discount.",
+        "(1,) {'discount': 0.0}",
+    ]
+
+
+def test_every_kind_of_parameter_crosses(box: sw.Sandbox) -> None:
+    result = run(box, (
+        "import json, tools\n"
+        "print(json.dumps(tools.gather(1, 2, 3, scale=2, unit='kg')))\n"
+        "print(json.dumps(tools.gather(7)))\n"
+    ))
+    assert result.stdout.splitlines() == [
+        '{"values": [1, 2, 3], "scale": 2, "labels": {"unit": "kg"}}',
+        '{"values": [7], "scale": 1, "labels": {}}',
+    ]
+
+
+def test_bad_arguments_raise_type_and_value_errors(box: sw.Sandbox) -> None:
+    result = run(box, (
+        "import tools\n"
+        "for call in (lambda: tools.price(), lambda: tools.price(1, 2, 3),\n"
+        "             lambda: tools.price('many'), lambda: tools.price(1, qty='x'),\n"
+        "             lambda: tools.price(1, colour='red'), lambda: tools.lookup({1, 2})):\n"
+        "    try:\n"
+        "        call()\n"
+        "    except (TypeError, ValueError) as exc:\n"
+        "        print(type(exc).__name__, str(exc)[:60])\n"
+    ))
+    lines = result.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == [
+        "TypeError", "TypeError", "ValueError", "ValueError", "TypeError", "TypeError"]
+    assert "valid number" in lines[2] and "valid integer" in lines[3]
+    assert "JSON" in lines[5]
+
+
+def test_a_tools_failure_becomes_a_guest_exception_without_host_paths(
+    box: sw.Sandbox,
+) -> None:
+    result = run(box, (
+        "import tools\n"
+        "for kind in ('key', 'custom', 'file'):\n"
+        "    try:\n"
+        "        tools.failing(kind)\n"
+        "    except Exception as exc:\n"
+        "        print(type(exc).__name__, '|', exc)\n"
+    ))
+    assert result.stdout.splitlines() == [
+        "KeyError | 'sku-9 not found in <path>'",
+        "ToolError | InventoryError: stock exhausted",
+        "FileNotFoundError | No such file or directory",
+    ]
+    assert "Traceback" not in result.stdout and "/srv" not in result.model_dump_json()
+    assert [c.error for c in result.tool_calls] == ["KeyError", "InventoryError",
+                                                   "FileNotFoundError"]
+
+
+def test_async_tools_run_and_are_cancelled_when_late(box: sw.Sandbox) -> None:
+    cancelled.clear()
+    result = run(box, (
+        "import tools\n"
+        "print(tools.async_double(21))\n"
+        "try:\n"
+        "    tools.slow(30)\n"
+        "except TimeoutError as exc:\n"
+        "    print('late:', exc)\n"
+        "print('still running')\n"
+    ), limits={"tool_timeout_ms": 300, "timeout_ms": 5_000})
+    assert result.stdout.splitlines()[0] == "42"
+    assert result.stdout.splitlines()[1].startswith("late: tool 'slow' did not answer")
+    assert result.stdout.endswith("still running\n")
+    deadline = time.monotonic() + 5
+    while not cancelled.is_set() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert cancelled.is_set()
+
+
+def test_time_inside_tools_counts_against_the_deadline(box: sw.Sandbox) -> None:
+    started = time.monotonic()
+    result = box.execute("import tools\ntools.slow(20)", timeout_ms=500)
+    assert result.status == "timeout"
+    assert time.monotonic() - started < 3
+    assert result.tool_calls[0].error == "TimeoutError"
+
+
+def test_the_number_of_calls_is_capped(box: sw.Sandbox) -> None:
+    result = run(box, (
+        "import tools\n"
+        "done = 0\n"
+        "try:\n"
+        "    while True:\n"
+        "        tools.async_double(done)\n"
+        "        done += 1\n"
+        "except RuntimeError as exc:\n"
+        "    print(done, exc)\n"
+    ), limits={"max_tool_calls": 5})
+    assert result.stdout == "5 this run may call tools at most 5 times\n"
+    assert len(result.tool_calls) == 5
+
+
+def test_oversized_arguments_and_answers_are_refused(box: sw.Sandbox) -> None:
+    def echo(text: str) -> str:
+        return text * 10
+
+    result = run(box, (
+        "import tools\n"
+        "for size in (100, 5_000):\n"
+        "    try:\n"
+        "        print(len(tools.echo('x' * size)))\n"
+        "    except ValueError as exc:\n"
+        "        print('refused:', str(exc)[:40])\n"
+    ), tools=[echo], limits={"max_tool_bytes": 4_096})
+    lines = result.stdout.splitlines()
+    assert lines[0] == "1000" and lines[1].startswith("refused: tool arguments are")
+    result = run(box, "import tools\ntry:\n    tools.echo('y' * 1000)\nexcept ValueError as e:\n"
+                 "    print(e)", tools=[echo], limits={"max_tool_bytes": 4_096})
+    assert result.stdout.startswith("tool 'echo' answered 100")
+    assert result.stdout.endswith("bytes, over the limit of 4096\n")
+
+
+def test_results_that_are_not_json_are_refused(box: sw.Sandbox) -> None:
+    def make() -> object:
+        return object()
+
+    result = run(box, "import tools\ntry:\n    tools.make()\nexcept TypeError as e:\n"
+                 "    print('refused')", tools=[make])
+    assert result.stdout == "refused\n"
+
+
+def test_tools_per_call_replace_the_sandboxs(box: sw.Sandbox) -> None:
+    def only(x: int) -> int:
+        return x + 1
+
+    result = run(box, "import tools\nprint(tools.__all__, tools.only(1))", tools=[only])
+    assert result.stdout == "['only'] 2\n"
+    plain = sw.Sandbox(python_runtime="cpython313")
+    missing = plain.execute("import tools")
+    assert missing.status == "failed" and missing.error is not None
+    assert missing.error.type == "ModuleNotFoundError"
+    plain.close()
+
+
+def test_tools_in_a_session_and_after_restore(box: sw.Sandbox) -> None:
+    with sw.Session(sandbox=box) as session:
+        session.execute("import tools\nbase = tools.lookup('A1')['price']")
+        result = session.execute("print(tools.price(base, 4))")
+        assert result.stdout == "10.0\n" and [c.name for c in result.tool_calls] == ["price"]
+        data = session.snapshot()
+    with sw.Session.restore(data, sandbox=box, tools=[price]) as restored:
+        assert restored.execute("print(tools.price(base, 2))").stdout == "5.0\n"
+
+
+def test_a_tool_may_itself_run_the_sandbox(box: sw.Sandbox) -> None:
+    inner = sw.Sandbox(python_runtime="cpython313")
+
+    def compute(expression: str) -> str:
+        return inner.execute(f"print({expression})").stdout.strip()
+
+    result = run(box, "import tools\nprint(tools.compute('6 * 7'), tools.compute('2 ** 10'))",
+                 tools=[compute])
+    assert result.stdout == "42 1024\n"
+    inner.close()
+
+
+def test_concurrent_runs_get_their_own_answers(box: sw.Sandbox) -> None:
+    outputs: dict[int, str] = {}
+
+    def worker(n: int) -> None:
+        outputs[n] = box.execute(
+            f"import tools\nprint(sum(tools.async_double({n}) for _ in range(20)))"
+        ).stdout
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert outputs == {n: f"{40 * n}\n" for n in range(6)}
+
+
+def test_the_strict_policy_allows_tools_and_lists_the_calls(box: sw.Sandbox) -> None:
+    result = box.execute("from tools import lookup\nprint(lookup('A1')['price'])",
+                         policy="strict")
+    assert (result.status, result.stdout) == ("succeeded", "2.5\n")
+    assert result.audit.safety_verdict == "safe"
+    assert json.loads(result.model_dump_json())["tool_calls"][0]["name"] == "lookup"
+
+
+@pytest.mark.parametrize(("tools", "message"), [
+    pytest.param([lambda x: x], "identifier", id="lambda-name"),
+    pytest.param([3], "callable", id="not-callable"),
+    pytest.param({"class": lookup}, "keyword", id="keyword-name"),
+    pytest.param({"_hidden": lookup}, "identifier", id="underscore"),
+    pytest.param([lookup, lookup], "two tools", id="duplicate"),
+])
+def test_bad_tool_definitions_are_refused(tools: object, message: str) -> None:
+    with pytest.raises(sw.InvalidRequestError, match=message) as error:
+        sw.Sandbox(python_runtime="cpython313", tools=tools)  # type: ignore[arg-type]
+    assert error.value.field == "tools"
+
+
+def test_a_parameter_name_the_stub_cannot_use_is_refused() -> None:
+    def bad(_secret: int) -> int:
+        return _secret
+
+    with pytest.raises(sw.InvalidRequestError, match="parameter"):
+        sw.Sandbox(python_runtime="cpython313", tools=[bad])
+
+
+def test_the_fallback_runtime_refuses_tools() -> None:
+    with sw.Sandbox(python_runtime="snapshot", tools=[lookup]) as fallback, pytest.raises(
+        sw.InvalidRequestError, match="tools need"
+    ):
+        fallback.execute("pass")
