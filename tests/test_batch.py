@@ -3,6 +3,7 @@ real sandbox; results compared with sequential `execute()`."""
 
 from __future__ import annotations
 
+import base64
 import itertools
 import json
 import os
@@ -155,6 +156,45 @@ def test_input_streams_with_bounded_read_ahead() -> None:
     assert pulled <= 5 + 8
     results.close()  # stops the workers
     assert _wait_for(lambda: not _worker_pids())
+
+
+# -- files --------------------------------------------------------------------------------------
+CSV = b"a,b\n1,2\n3,4\n"
+COUNT_ROWS = (
+    "rows = open('/input/data.csv').read().splitlines()\n"
+    "open('/output/count.txt', 'w').write(str(len(rows)))\n"
+    "open('/output/raw.bin', 'wb').write(bytes([0xfb, 0xff, 0xfe, 0x3e]))\n"
+    "print(len(rows))"
+)
+COUNT_FILES = {"count.txt": b"3", "raw.bin": b"\xfb\xff\xfe>"}
+FILE_ITEMS: list[Any] = [
+    {"code": COUNT_ROWS, "files": {"data.csv": CSV}},
+    {"code": COUNT_ROWS, "files": {"data.csv": base64.b64encode(CSV).decode()}},
+    sw.ExecutionRequest(code=COUNT_ROWS, files={"data.csv": CSV}),
+    {"code": COUNT_ROWS, "files": {"data.csv": "not base64!"}},
+    {"code": COUNT_ROWS, "files": {"../data.csv": CSV}},
+    {"code": "print(1)"},
+]
+
+
+def check_file_results(results: list[sw.ExecutionResult | sw.InvalidRequest]) -> None:
+    for result in results[:3]:
+        assert isinstance(result, sw.ExecutionResult)
+        assert (result.status, result.stdout, result.files) == ("succeeded", "3\n", COUNT_FILES)
+    bad_base64, bad_name = results[3], results[4]
+    assert isinstance(bad_base64, sw.InvalidRequest) and isinstance(bad_name, sw.InvalidRequest)
+    assert "files.data.csv" in bad_base64.error.message
+    assert "not valid base64" in bad_base64.error.message
+    assert "'../data.csv'" in bad_name.error.message
+    assert results[5].status == "succeeded" and results[5].files == {}
+
+
+def test_items_take_input_files_and_return_output_files() -> None:
+    check_file_results(list(sw.execute_many(FILE_ITEMS, workers=2)))
+
+
+def test_ray_items_take_input_files_and_return_output_files(ray_cluster: str) -> None:
+    check_file_results(list(sw.execute_many(FILE_ITEMS, backend="ray")))
 
 
 # -- crashes ------------------------------------------------------------------------------------
@@ -441,6 +481,25 @@ def test_cli_usage_errors(args: list[str], message: str) -> None:
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and message in done.stderr
     assert done.stdout == ""
+
+
+def test_cli_reads_and_writes_files_in_base64(tmp_path: Path) -> None:
+    requests = tmp_path / "in.jsonl"
+    requests.write_text("\n".join(json.dumps(line) for line in [
+        {"id": "csv", "code": COUNT_ROWS,
+         "files": {"data.csv": base64.b64encode(CSV).decode()}},
+        {"id": "bad", "code": COUNT_ROWS, "files": {"data.csv": "YWJ"}},
+    ]) + "\n")
+    out = tmp_path / "out.jsonl"
+    done = wasm_exec("batch", str(requests), "-o", str(out), "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    good, bad = read_jsonl(out)
+    assert (good["id"], good["status"], good["stdout"]) == ("csv", "succeeded", "3\n")
+    assert {name: base64.b64decode(text, validate=True)
+            for name, text in good["files"].items()} == COUNT_FILES
+    assert (bad["id"], bad["status"], bad["line"]) == ("bad", "invalid_request", 2)
+    assert "files.data.csv" in bad["error"]["message"]
+    assert "padding" in bad["error"]["message"]
 
 
 def test_cli_on_ray_cluster_by_address(ray_cluster: str, tmp_path: Path) -> None:

@@ -3,9 +3,10 @@ batch makes up itself when no worker could finish a request."""
 
 from __future__ import annotations
 
+import base64
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import ValidationError
@@ -57,11 +58,14 @@ class Job:
     code: str
     language: Language
     limits: dict[str, Any]
+    files: dict[str, bytes] = field(default_factory=dict)
     attempts: int = 0
 
     def payload(self) -> dict[str, Any]:
-        """The request as a worker receives it."""
-        return {"code": self.code, "language": self.language, "limits": self.limits}
+        """The request as a worker receives it (JSON-ready: files in base64)."""
+        files = {name: base64.b64encode(data).decode("ascii") for name, data in self.files.items()}
+        return {"code": self.code, "language": self.language, "limits": self.limits,
+                "files": files}
 
     @property
     def timeout_s(self) -> float:
@@ -94,7 +98,7 @@ def prepare(index: int, item: object, defaults: Mapping[str, Any]) -> Job | Inva
             Limits.model_validate(limits)
         except ValidationError as exc:
             return invalid(index, f"invalid limits: {describe_validation_error(exc)}")
-    return Job(index, item.code, item.language, limits)
+    return Job(index, item.code, item.language, limits, files=item.files)
 
 
 def internal_error(

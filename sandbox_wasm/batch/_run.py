@@ -39,8 +39,10 @@ def execute_many(
 
     `requests` is any iterable (it is read lazily, so a generator over a huge file streams)
     of `ExecutionRequest`, dicts of the same fields, or code strings (Python, default
-    limits). Each item yields an `ExecutionResult` or, where `execute()` would have raised
-    `InvalidRequestError`, an `InvalidRequest` with `status == "invalid_request"`.
+    limits). A request's `files` (name -> bytes, or base64 text as in JSON) are its /input;
+    its result's `files` what it wrote under /output. Each item yields an `ExecutionResult`
+    or, where `execute()` would have raised `InvalidRequestError`, an `InvalidRequest` with
+    `status == "invalid_request"`.
 
     `backend="local"` runs `workers` worker processes (default: one per core), each with its
     own warm Sandbox. `backend="ray"` runs Ray tasks (one CPU each; up to twice `workers`

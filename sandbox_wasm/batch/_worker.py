@@ -3,6 +3,7 @@ and answer with a typed reply that the driver turns back into the item's result.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 from collections.abc import Mapping
 from typing import Any, Literal
@@ -28,8 +29,10 @@ class WorkerReply(BaseModel):
 def run_request(sandbox: Sandbox, payload: Mapping[str, Any]) -> WorkerReply:
     """Run one request in a worker. Never raises: every failure is in the reply."""
     try:
+        files = {name: base64.b64decode(text) for name, text in payload["files"].items()}
         result = sandbox.execute(
-            payload["code"], language=payload["language"], limits=payload["limits"]
+            payload["code"], language=payload["language"], limits=payload["limits"],
+            files=files or None,
         )
     except InvalidRequestError as exc:
         return WorkerReply(kind="invalid", error=ErrorInfo(type=type(exc).__name__,

@@ -54,8 +54,9 @@ def _build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog=PROG,
         description="Run a JSONL file of requests ({\"code\": ..., \"language\": ..., "
-        "\"limits\": {...}, \"id\": ...} per line) and write one JSON result per line, "
-        "in input order. Invalid lines are reported in place and the batch goes on.",
+        "\"limits\": {...}, \"files\": {name: base64}, \"id\": ...} per line) and write "
+        "one JSON result per line (its files in base64), in input order. Invalid lines are "
+        "reported in place and the batch goes on.",
         epilog="Exit status: 0 when the batch ran (whatever the items' statuses), 2 for a "
         "usage error, 70 when the sandbox cannot run at all, 130 when interrupted.",
     )
