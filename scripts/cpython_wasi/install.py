@@ -4,6 +4,10 @@ and build manifest into a runtime directory, where sandbox_wasm looks for it:
 
     python3 scripts/cpython_wasi/install.py runtime/cpython313
 
+The parts the snapshot was built from (the reactor, the stdlib blob and its finder) go to
+`image-base/` below it, with their SHA-256: `wasm-exec image build` pre-initialises them
+again with a user's packages (sandbox_wasm/_image_build.py).
+
 Kept out of build.py on purpose: build.py is part of the recipe hash (an edit rebuilds
 everything), installing is not. Exit status 0 on success, 1 with a one-line reason.
 """
@@ -46,6 +50,51 @@ def install(snapshot_dir: Path, dest: Path) -> None:
               f"CPython {manifest['python_version']})")
 
 
+#: What `image-base/` holds, and where the build has it.
+IMAGE_BASE_DIR = "image-base"
+
+
+def image_base_parts(ctx: build.Ctx) -> dict[str, Path]:
+    return {
+        "python-sandbox.wasm": ctx.link_dir / "python-sandbox.wasm",
+        "stdlib.blob": ctx.stdlib_dir / "stdlib.blob",
+        "stdlib_finder.py": build.HERE / "stdlib_finder.py",
+    }
+
+
+def install_image_base(ctx: build.Ctx, dest: Path) -> None:
+    """Copy the snapshot's parts into `dest` / image-base, with a manifest of their SHA-256
+    and the snapshot they made (written last); a no-op when it already holds them."""
+    snapshot = json.loads((ctx.snapshot_dir / "manifest.json").read_text())
+    parts = image_base_parts(ctx)
+    record = {
+        "recipe_hash": ctx.recipe,
+        "snapshot_sha256": snapshot["snapshot_sha256"],
+        "python_version": snapshot["python_version"],
+        "files": {name: build.sha256_file(path) for name, path in parts.items()},
+    }
+    where = dest / IMAGE_BASE_DIR
+    installed = where / "manifest.json"
+    if (installed.is_file() and json.loads(installed.read_text()) == record
+            and all((where / name).is_file()
+                    and build.sha256_file(where / name) == record["files"][name]
+                    for name in parts)):
+        build.log(f"install: {where} already holds this build's parts")
+        return
+    where.mkdir(parents=True, exist_ok=True)
+    installed.unlink(missing_ok=True)
+    for name, path in parts.items():
+        tmp = where / f".{name}.tmp"
+        shutil.copyfile(path, tmp)
+        os.replace(tmp, where / name)
+        if build.sha256_file(where / name) != record["files"][name]:
+            raise build.BuildError(f"install: {where / name} changed during the copy")
+    tmp = where / ".manifest.json.tmp"
+    tmp.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+    os.replace(tmp, installed)
+    build.log(f"install: {where} (the parts images are built from)")
+
+
 #: Recipe directories kept in the build cache: the current one and the newest other (a second
 #: checkout on another commit), so the cache does not grow by ~1 GB per recipe change.
 KEEP_RECIPES = 2
@@ -70,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         return status
     ctx = build.Ctx()
     install(ctx.snapshot_dir, args.dest)
+    install_image_base(ctx, args.dest)
     prune(ctx)
     return 0
 
