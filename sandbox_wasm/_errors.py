@@ -37,3 +37,19 @@ class SourceTooLargeError(InvalidRequestError):
 
 class SandboxClosedError(SandboxError):
     """The Sandbox was closed; create a new one."""
+
+
+class WheelError(InvalidRequestError):
+    """A wheel was refused for an image: not pure Python, corrupt, altered (its RECORD does
+    not match), or holding a name that could land outside the package tree. `wheel` names
+    the file."""
+
+    def __init__(self, message: str, *, wheel: str) -> None:
+        super().__init__(message, field="wheels")
+        self.wheel = wheel
+
+
+class ImageBuildError(SandboxError):
+    """An image could not be built: the build tools or the base runtime's parts are missing,
+    or the packages failed while the image was pre-initialised (the message has the guest's
+    last lines)."""
