@@ -157,6 +157,9 @@ class RuntimeFile:
     version: str
     #: Size of the C stack region the entry point grows before anything else (0: stock).
     stack_bytes: int = 0
+    #: Whether runs get the in-memory filesystem: our own runtime and its images, whose
+    #: snapshot rescans its preopens at first use (the fallback embeds a wasi-vfs of its own).
+    has_filesystem: bool = False
 
 
 #: Python runtime variants, in the order "auto" tries them: our own CPython 3.13 snapshot,
@@ -245,7 +248,8 @@ def _own_runtime(directory: Path) -> RuntimeFile:
         raise RuntimeIntegrityError(f"{own / MANIFEST_NAME} is not a snapshot manifest")
     path = own / OWN_PYTHON_SNAPSHOT_NAME
     verify_runtime_file(path, sha256)
-    return RuntimeFile(path, sha256, "snapshot", OWN_PYTHON_RUNTIME_NAME, version)
+    return RuntimeFile(path, sha256, "snapshot", OWN_PYTHON_RUNTIME_NAME, version,
+                       has_filesystem=True)
 
 
 def _vmware_runtime(directory: Path, variant: str) -> RuntimeFile:

@@ -22,7 +22,7 @@ from typing import Any, Literal, TypeVar
 
 import wasmtime
 
-from ._artifacts import OWN_PYTHON_RUNTIME_NAME, RuntimeFile
+from ._artifacts import RuntimeFile
 from ._engine import EPOCH_TICK_SECONDS, EngineHost
 from ._guest import (
     ANSWER_LENGTH_BYTES,
@@ -535,9 +535,8 @@ class GuestProgram:
         self._pre: wasmtime.InstancePre | None = linker.instantiate_pre(module)
         self._entry = "_start" if runtime.kind == "plain" else "sandbox_resume"
         self._fresh_image: bytes | None = None
-        #: Whether runs get the in-memory filesystem: only our own runtime, whose snapshot
-        #: rescans its preopens at first use (the fallback embeds a wasi-vfs of its own).
-        self.has_filesystem = runtime.name == OWN_PYTHON_RUNTIME_NAME
+        #: Whether runs get the in-memory filesystem (`RuntimeFile.has_filesystem`).
+        self.has_filesystem = runtime.has_filesystem
         #: Where the C stack ends (it grows down from here); 0 when unknown.
         self.stack_top = initial_stack_pointer(runtime.path)
         # The entry is called unchecked (`_wasm_calls.call_entry`): its type must be () -> ().

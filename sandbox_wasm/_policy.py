@@ -142,3 +142,32 @@ def judge_import(policy: AuditPolicy, module: str) -> str | None:
     an allowed `urllib.parse` wins over a blocked `urllib`."""
     findings = judge_fact(judge_tables(policy), "import", module)
     return findings[0][2] if findings else None
+
+
+@functools.lru_cache(maxsize=64)
+def allowing_modules(policy: AuditPolicy, modules: frozenset[str]) -> AuditPolicy:
+    """`policy` with `modules` added to its allowlist (an image's packages). A policy without
+    an allowlist already allows them; a module the policy blocks stays blocked (the blocked
+    list wins over the allowlist for the same name)."""
+    if policy.allowed_modules is None or modules <= policy.allowed_modules:
+        return policy
+    return policy.model_copy(update={"allowed_modules": policy.allowed_modules | modules})
+
+
+#: What an image's bootstrap adds to a built-in policy line to name that policy with the
+#: image's packages allowed (it keeps those tables ready, as the built-in ones).
+IMAGE_POLICY_SUFFIX = b"+image"
+
+
+@functools.lru_cache(maxsize=64)
+def image_policy_line(policy: AuditPolicy, packages: frozenset[str]) -> bytes:
+    """The policy line for an image whose packages are `packages`: a built-in policy with
+    them allowed is named (`@balanced+image:enforce`), so that the guest need not parse its
+    tables in every run; any other policy is sent as `policy_line` sends it."""
+    tables = policy_tables(policy)
+    for line, (name, enforce) in BUILTIN_POLICY_LINES.items():
+        builtin = STRICT_POLICY if name == "strict" else BALANCED_POLICY
+        mode: Literal["enforce", "report"] = "enforce" if enforce else "report"
+        if policy_tables(allowing_modules(builtin.with_mode(mode), packages)) == tables:
+            return line.replace(b":", IMAGE_POLICY_SUFFIX + b":", 1)
+    return policy_line(policy)

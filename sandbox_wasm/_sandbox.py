@@ -17,6 +17,7 @@ from types import TracebackType
 
 from . import _javascript as javascript
 from ._artifacts import (
+    file_sha256,
     guest_source,
     javascript_runtime_file,
     python_runtime_file,
@@ -27,6 +28,7 @@ from ._engine import engine_host
 from ._errors import InvalidRequestError, SandboxClosedError, SandboxError
 from ._guest import MODE_AUDIT, MODE_EXEC, TOOLS_OPTION
 from ._guest_program import GuestProgram, run_time_left
+from ._image import Image, ImageManifest, load_image
 from ._models import (
     AuditReport,
     ExecutionResult,
@@ -36,7 +38,15 @@ from ._models import (
     TimeoutProfile,
 )
 from ._outcome import ResultBuilder, runtime_info
-from ._policy import DEFAULT_POLICY, PolicyLike, policy_line, resolve_policy
+from ._policy import (
+    DEFAULT_POLICY,
+    AuditPolicy,
+    PolicyLike,
+    allowing_modules,
+    image_policy_line,
+    policy_line,
+    resolve_policy,
+)
 from ._request import (
     audit_budget,
     check_language,
@@ -65,6 +75,11 @@ class Sandbox:
     "snapshot", "bigstack" or "plain" (the vmware-labs CPython 3.12 fallback's variants), or
     "auto" (default: the first present; also settable with $SANDBOX_WASM_PYTHON_RUNTIME).
 
+    `image` runs an image instead (a runtime with pure-Python packages baked in and
+    imported, built by `sandbox_wasm.image.build_image` or `wasm-exec image build`): it is
+    checked against its manifest here, and a tampered one is refused. Its packages join the
+    allowlist of every policy this sandbox applies, unless `allow_image_packages` is False.
+
     `close()` (or leaving a `with Sandbox() as box:` block) releases its compiled runtimes
     and caches at once; later calls raise `SandboxClosedError`. The module-level `execute()`
     and `audit()` use a process-wide Sandbox that lives until the interpreter exits.
@@ -81,9 +96,17 @@ class Sandbox:
         limits: Limits | None = None,
         runtime_directory: Path | str | None = None,
         python_runtime: str | None = None,
+        image: Path | str | None = None,
+        allow_image_packages: bool = True,
         tools: ToolsLike | None = None,
     ) -> None:
-        self.policy = resolve_policy(policy, DEFAULT_POLICY)
+        if image is not None and python_runtime is not None:
+            raise InvalidRequestError("give either an image or a python_runtime, not both",
+                                      field="image")
+        self._image: Image | None = load_image(image) if image is not None else None
+        self._image_packages = frozenset(
+            self._image.manifest.packages if self._image and allow_image_packages else ())
+        self.policy = self._with_image_packages(resolve_policy(policy, DEFAULT_POLICY))
         self.limits = limits or Limits()
         #: Host tools every execution offers the guest (`execute(tools=...)` replaces them).
         self.tools = build_tools(tools)
@@ -125,6 +148,16 @@ class Sandbox:
         self.close()
 
     # -- runtimes ------------------------------------------------------------------------
+    @property
+    def image(self) -> ImageManifest | None:
+        """The manifest of the image this sandbox runs (None: the installed runtime)."""
+        return self._image.manifest if self._image else None
+
+    def _with_image_packages(self, policy: AuditPolicy) -> AuditPolicy:
+        if not self._image_packages:
+            return policy
+        return allowing_modules(policy, self._image_packages)
+
     def _program(self, language: Language) -> GuestProgram:
         program = self._programs.get(language)
         if program is None:
@@ -137,6 +170,9 @@ class Sandbox:
                     if language == "javascript":
                         runtime = javascript_runtime_file(directory)
                         argv = ["qjs"]
+                    elif self._image is not None:
+                        runtime = self._image.runtime
+                        argv = SNAPSHOT_ARGV
                     else:
                         runtime = python_runtime_file(directory, self._python_variant)
                         argv = SNAPSHOT_ARGV if runtime.kind == "snapshot" else _plain_argv()
@@ -197,13 +233,15 @@ class Sandbox:
         # One fresh instance audits and then runs: the guest parses the source, writes its
         # audit answer before any user code runs, and runs the code only if the policy
         # (judged by the same function as on the host) allows it.
-        policy = resolve_policy(policy, self.policy)
+        policy = self._with_image_packages(resolve_policy(policy, self.policy))
+        line = (image_policy_line(policy, self._image_packages) if self._image_packages
+                else policy_line(policy))
         offered = self.tools if tools is None else build_tools(tools)
         if offered and not program.has_filesystem:
             raise InvalidRequestError(
                 f"tools need our CPython 3.13 runtime; {program.runtime.name} has no tool "
                 "channel", field="tools")
-        payload = request_payload(MODE_EXEC, offered, policy_line(policy), source)
+        payload = request_payload(MODE_EXEC, offered, line, source)
         fs = new_filesystem(inputs, effective) if program.has_filesystem else None
         outcome = program.run(payload, effective, audit_budget=audit_budget(effective.memory_mb),
                               fs=fs, tools=tool_channel(offered, effective))
@@ -232,7 +270,8 @@ class Sandbox:
         """Parse `code` with the guest's own grammar and apply the policy. Runs nothing
         of `code`; raises InvalidRequestError for unusable input."""
         source = coerce_source(code, self.limits.max_source_bytes)
-        return build_report(resolve_policy(policy, self.policy), self._guest_facts(source))
+        policy = self._with_image_packages(resolve_policy(policy, self.policy))
+        return build_report(policy, self._guest_facts(source))
 
     def _guest_facts(self, source: str) -> dict[str, object]:
         key = hashlib.sha256(source.encode("utf-8")).hexdigest()
@@ -304,6 +343,28 @@ def default_sandbox() -> Sandbox:
         return _default_sandbox
 
 
+_image_sandboxes: dict[Path, tuple[str, Sandbox]] = {}
+
+
+def image_sandbox(image: Path | str) -> Sandbox:
+    """The process-wide Sandbox of an image (one per image file; a new one, verified again,
+    when the file changed)."""
+    path = Path(image).expanduser().resolve()
+    try:
+        key = file_sha256(path)  # remembered per stat: a changed file is hashed again
+    except OSError:
+        key = ""  # missing: load_image says so
+    with _default_lock:
+        known = _image_sandboxes.get(path)
+        if known is not None and known[0] == key and not known[1].closed:
+            return known[1]
+        box = Sandbox(image=path)
+        _image_sandboxes[path] = (key, box)
+    if known is not None:
+        known[1].close()
+    return box
+
+
 def execute(
     code: str | bytes,
     *,
@@ -314,10 +375,13 @@ def execute(
     profile: TimeoutProfile | str | None = None,
     policy: PolicyLike | None = None,
     files: Mapping[str, bytes | str] | None = None,
+    image: Path | str | None = None,
     tools: ToolsLike | None = None,
 ) -> ExecutionResult:
-    """Audit and run `code` in a fresh sandbox instance; see `Sandbox.execute`."""
-    return default_sandbox().execute(
+    """Audit and run `code` in a fresh sandbox instance; see `Sandbox.execute`. With
+    `image`, in that image (its process-wide Sandbox, see `image_sandbox`)."""
+    sandbox = default_sandbox() if image is None else image_sandbox(image)
+    return sandbox.execute(
         code, language=language, timeout_ms=timeout_ms, memory_mb=memory_mb,
         limits=limits, profile=profile, policy=policy, files=files, tools=tools,
     )
