@@ -263,6 +263,8 @@ def read_wheel(path: Path | str) -> Wheel:
     """
     path = Path(path)
     filename = path.name
+    if not path.is_file():
+        raise _refuse(filename, f"there is no such file ({path})")
     name, version = _parse_filename(filename)
     try:
         raw = path.read_bytes()

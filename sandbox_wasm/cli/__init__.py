@@ -6,6 +6,7 @@ subcommand, each exposing `main(argv) -> int`, dispatched from here.
 - `batch`: a JSONL file of requests
 - `repl`: an interactive prompt on one session (its state lives across inputs)
 - `doctor`: self-test of the limits and the isolation on this host
+- `image`: build an image (pure-Python wheels baked into a pre-initialised runtime), show one
 - `serve`, `mcp`: the HTTP and MCP gateways (need the `server` extra)
 """
 
@@ -25,6 +26,7 @@ SUBCOMMANDS = {
     "batch": "sandbox_wasm.cli.batch",
     "repl": "sandbox_wasm.cli.repl",
     "doctor": "sandbox_wasm.cli.doctor",
+    "image": "sandbox_wasm.cli.image",
     "serve": "sandbox_wasm.cli.serve",
     "mcp": "sandbox_wasm.cli.mcp",
 }
