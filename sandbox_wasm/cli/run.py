@@ -32,7 +32,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Audit and run untrusted Python in a fresh WebAssembly sandbox.",
         epilog="Subcommands: 'wasm-exec audit FILE' audits without running; 'serve' (HTTP), "
         "'mcp' (MCP server), 'doctor' (self-test), 'batch' (JSONL batches), 'repl' (an "
-        "interactive session). "
+        "interactive session), 'image' (bake wheels into a runtime). "
         "Exit status: the code's own status (0 ok, 1 error/blocked/syntax, 124 timeout or "
         "fuel, 137 memory), 2 usage error, 70 internal or runtime error.",
     )
@@ -42,6 +42,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--language", choices=LANGUAGES,
         help="language of the code (default: javascript for .js/.mjs files, else python)",
+    )
+    parser.add_argument(
+        "--image", metavar="IMAGE",
+        help="run in an image built by 'wasm-exec image build' (its packages are importable "
+        "and allowed by the audit)",
     )
     add_limit_args(parser)
     add_file_args(parser)
@@ -96,7 +101,7 @@ def main(argv: Sequence[str]) -> int:
     if language is None:
         is_js = args.script is not None and args.script.endswith((".js", ".mjs"))
         language = "javascript" if is_js else "python"
-    with Sandbox(policy=policy, limits=limits) as sandbox:
+    with Sandbox(policy=policy, limits=limits, image=args.image) as sandbox:
         result = sandbox.execute(source, language=language, files=files or None)
     _print_result(result, args.json)
     _output_files(result, args)
