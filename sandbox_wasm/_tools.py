@@ -176,8 +176,32 @@ class _Loop:
 _loop = _Loop()
 # Sync tools run here, never on the thread that runs the guest: a tool that itself runs a
 # sandbox execution gets a thread (and per-run state) of its own.
-_workers = concurrent.futures.ThreadPoolExecutor(max_workers=16,
+WORKER_THREADS = 32
+_workers = concurrent.futures.ThreadPoolExecutor(max_workers=WORKER_THREADS,
                                                  thread_name_prefix="sandbox-wasm-tool")
+#: Sync calls that timed out but still hold a worker (a thread cannot be stopped). Past
+#: this many, new sync calls are refused, so that hung tools never take the whole pool.
+MAX_ABANDONED = WORKER_THREADS // 4
+
+
+class _Abandoned:
+    """Timed-out sync calls still running, process-wide and per run."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.running = 0
+
+    def add(self, future: concurrent.futures.Future[Any]) -> None:
+        with self._lock:
+            self.running += 1
+        future.add_done_callback(self._done)
+
+    def _done(self, _future: concurrent.futures.Future[Any]) -> None:
+        with self._lock:
+            self.running -= 1
+
+
+_abandoned = _Abandoned()
 
 
 @dataclass
@@ -191,6 +215,8 @@ class ToolChannel:
     calls: list[ToolCallRecord] = field(default_factory=list)
     _answer: bytes = b""
     _busy: bool = False
+    #: This run's timed-out sync call still running, if any: one at a time per run.
+    _stuck: concurrent.futures.Future[Any] | None = None
 
     def refuse_oversized(self, length: int) -> None:
         """A request too large to read: answered with an error, its bytes never copied."""
@@ -247,6 +273,13 @@ class ToolChannel:
         timeout = min(self.limits.timeout_s, self.time_left())
         if timeout <= 0:
             return _error("TimeoutError", "the run's deadline has passed")
+        if not tool.is_async:
+            if self._stuck is not None and not self._stuck.done():
+                return _error("RuntimeError", "an earlier tool call of this run timed out and "
+                              "is still running on the host")
+            if _abandoned.running >= MAX_ABANDONED:
+                return _error("RuntimeError", "too many timed-out tool calls are still "
+                              "running on the host; try again later")
         try:
             if tool.is_async:
                 future = asyncio.run_coroutine_threadsafe(
@@ -255,7 +288,9 @@ class ToolChannel:
                 future = _workers.submit(tool.function, *args, **kwargs)
             value = future.result(timeout=timeout)
         except concurrent.futures.TimeoutError:
-            future.cancel()
+            if not future.cancel() and not tool.is_async:
+                self._stuck = future  # a running thread cannot be cancelled: count it
+                _abandoned.add(future)
             return _error("TimeoutError", f"tool {tool.name!r} did not answer within "
                           f"{timeout:.3g} s")
         except pydantic.ValidationError as error:
