@@ -567,14 +567,19 @@ def _install_tools(manifest, _sys=sys, _read=os.read, _write=os.write, _builtins
     ToolError.__module__ = "tools"
     raised_as = {name: getattr(_builtins, name) for name in GUEST_TOOL_EXCEPTIONS}
 
-    def read_exact(length):
-        parts = []
-        while length > 0:
-            chunk = _read(TOOLS_FD, length)
+    def read_answer():
+        # Most answers fit the first read (one host call): its 8-byte length, then JSON.
+        data = _read(TOOLS_FD, 1 << 16)
+        if len(data) < 8:
+            raise RuntimeError("the tool channel closed")
+        length = int.from_bytes(data[:8], "little")
+        parts, have = [data[8:]], len(data) - 8
+        while have < length:
+            chunk = _read(TOOLS_FD, min(length - have, 1 << 22))
             if not chunk:
                 raise RuntimeError("the tool channel closed")
             parts.append(chunk)
-            length -= len(chunk)
+            have += len(chunk)
         return b"".join(parts)
 
     def call(name, args, kwargs):
@@ -584,7 +589,7 @@ def _install_tools(manifest, _sys=sys, _read=os.read, _write=os.write, _builtins
         except (TypeError, ValueError) as exc:
             raise TypeError(f"{name}(): arguments must be JSON values ({exc})") from None
         _write(TOOLS_FD, request)
-        answer = _loads(read_exact(int.from_bytes(read_exact(8), "little")))
+        answer = _loads(read_answer())
         error = answer.get("error")
         if error is not None:
             kind = raised_as.get(error["type"])

@@ -245,8 +245,10 @@ class ToolChannel:
         try:
             message = json.loads(request)
             name, args, kwargs = message["tool"], message["args"], message["kwargs"]
+            # Nesting deeper than the limit takes at least two bytes a level.
+            too_deep = len(request) > 2 * MAX_JSON_DEPTH and _depth(message) > MAX_JSON_DEPTH
             if not (isinstance(name, str) and isinstance(args, list)
-                    and isinstance(kwargs, dict)) or _depth(message) > MAX_JSON_DEPTH:
+                    and isinstance(kwargs, dict)) or too_deep:
                 raise ValueError("malformed")
         except (ValueError, KeyError, TypeError, RecursionError):
             return _error("ValueError", "a tool request must be JSON: {tool, args, kwargs}, "

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -311,3 +314,14 @@ def test_the_fallback_runtime_refuses_tools() -> None:
         sw.InvalidRequestError, match="tools need"
     ):
         fallback.execute("pass")
+
+
+def test_the_code_mode_example_runs() -> None:
+    example = Path(__file__).resolve().parents[1] / "examples" / "code_mode.py"
+    done = subprocess.run([sys.executable, str(example)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    printed = json.loads(done.stdout[: done.stdout.rindex("}") + 1])
+    assert printed["total"] == 130.0
+    assert printed["problems"] == ["C-300 out of stock", "unknown SKU Z-999"]
+    assert done.stdout.rstrip().endswith("lookup_product KeyError")
