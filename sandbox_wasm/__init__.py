@@ -26,6 +26,7 @@ from ._models import (
     SessionCall,
     Status,
     TimeoutProfile,
+    ToolCall,
 )
 from ._policy import BALANCED_POLICY, REPORT_ONLY_POLICY, STRICT_POLICY, AuditPolicy
 from ._sandbox import Sandbox, audit, execute
@@ -64,6 +65,7 @@ __all__ = [
     "SourceTooLargeError",
     "Status",
     "TimeoutProfile",
+    "ToolCall",
     "__version__",
     "audit",
     "execute",
