@@ -221,6 +221,9 @@ class AuditSummary(ResultModel):
     safety_verdict: SafetyVerdict
     flagged_calls: list[Finding] = Field(default_factory=list)
     policy: str
+    #: The registered host tools the source refers to (`from tools import x`, `tools.x(...)`):
+    #: allowed, and listed here rather than flagged.
+    tools: list[str] = Field(default_factory=list)
 
 
 class ErrorInfo(ResultModel):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Collection
 
 from pydantic import BaseModel
 
@@ -66,9 +67,12 @@ class ResultBuilder:
         self.syntax_valid = True
 
     # -- Python: one instance audits, then runs ----------------------------------------
-    def from_python_run(self, outcome: GuestOutcome, policy: AuditPolicy) -> ExecutionResult:
+    def from_python_run(
+        self, outcome: GuestOutcome, policy: AuditPolicy, tools: Collection[str] = ()
+    ) -> ExecutionResult:
         """The result of an exec run: the guest's audit answer judged with `policy` (the
-        same function the guest used), then the user code's outcome if it ran."""
+        same function the guest used), then the user code's outcome if it ran. `tools` are
+        the names of the host tools offered, listed in the audit where the source uses them."""
         answer = parse_audit_answer(None if outcome.answer_too_large else outcome.audit_answer)
         if answer is None:
             return self._without_audit_answer(outcome)
@@ -88,6 +92,7 @@ class ResultBuilder:
             safety_verdict=report.safety_verdict,
             flagged_calls=report.flagged_calls,
             policy=report.policy,
+            tools=tool_references(answer, tools),
         )
         self.syntax_valid = report.syntax_valid
         if not report.syntax_valid:
@@ -222,6 +227,20 @@ class ResultBuilder:
             files_dropped=files_dropped,
             tool_calls=tool_calls,
         )
+
+
+def tool_references(answer: dict[str, object], tools: Collection[str]) -> list[str]:
+    """The offered tools the audit's facts name: imports from `tools` and `tools.<name>`
+    calls or attributes."""
+    facts = answer.get("facts")
+    if not tools or not isinstance(facts, list):
+        return []
+    found = set()
+    for fact in facts:
+        kind, name = fact[0], fact[1]
+        if kind in ("import", "call", "unbound_call") and name.startswith("tools."):
+            found.add(name.split(".")[1])
+    return sorted(found & set(tools))
 
 
 def audit_budget_error(status: Status, memory_mb: int) -> ErrorInfo:

@@ -245,7 +245,7 @@ class Sandbox:
         fs = new_filesystem(inputs, effective) if program.has_filesystem else None
         outcome = program.run(payload, effective, audit_budget=audit_budget(effective.memory_mb),
                               fs=fs, tools=tool_channel(offered, effective))
-        return result.from_python_run(outcome, policy)
+        return result.from_python_run(outcome, policy, offered.keys())
 
     def _execute_javascript(
         self, program: GuestProgram, source: str, limits: Limits, result: ResultBuilder

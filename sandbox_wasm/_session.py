@@ -228,7 +228,7 @@ class Session:
             came_to_rest = _came_to_rest(outcome)
             if came_to_rest:
                 outcome.exit_code = outcome.status_record
-            result = builder.from_python_run(outcome, self.policy)
+            result = builder.from_python_run(outcome, self.policy, offered.keys())
             session = self._after_call(came_to_rest)
             self.last_used = time.monotonic()
         return result.model_copy(update={"session": session})

@@ -325,3 +325,12 @@ def test_the_code_mode_example_runs() -> None:
     assert printed["total"] == 130.0
     assert printed["problems"] == ["C-300 out of stock", "unknown SKU Z-999"]
     assert done.stdout.rstrip().endswith("lookup_product KeyError")
+
+
+def test_the_audit_lists_the_tools_the_source_uses(box: sw.Sandbox) -> None:
+    result = box.execute("from tools import lookup\nimport tools\n"
+                         "print(lookup('A1')['sku'], tools.price(1.0))", policy="strict")
+    assert result.status == "succeeded"
+    assert result.audit.tools == ["lookup", "price"] and result.audit.flagged_calls == []
+    plain = box.execute("print(1)")
+    assert plain.audit.tools == []
