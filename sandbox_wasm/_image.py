@@ -12,6 +12,7 @@ True)`, the default).
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Literal
@@ -25,6 +26,9 @@ IMAGE_FORMAT = "sandbox-wasm-image/1"
 #: `RuntimeFile.name` (and `result.runtime.name`) of an image.
 IMAGE_RUNTIME_NAME = "cpython313-wasi-image"
 MANIFEST_SUFFIX = ".json"
+#: Names an image's packages may not take: the guest's own modules (and, checked apart, the
+#: standard library's).
+RESERVED_NAMES = frozenset({"__main__", "_sandbox_stdlib", "_sandbox_packages"})
 
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 #: A top-level module name: what the audit's allowlist gains.
@@ -79,6 +83,26 @@ class ImageManifest(_Frozen):
     builder: dict[str, str]
 
 
+def shadowed_name(name: str) -> bool:
+    """Whether a top-level package name is the standard library's or the guest's own."""
+    return name in RESERVED_NAMES or name in sys.stdlib_module_names
+
+
+def _check_packages(record: Path, manifest: ImageManifest) -> None:
+    """The manifest's packages feed the audit's allowlist: they must be the wheels' own,
+    and none may be a standard-library name (the builder refuses those)."""
+    listed = tuple(sorted({name for wheel in manifest.wheels for name in wheel.top_level}))
+    shadowing = [name for name in manifest.packages if shadowed_name(name)]
+    if shadowing:
+        raise RuntimeIntegrityError(
+            f"{record} lists names of the standard library ({', '.join(shadowing)}) as "
+            "packages: refusing the image")
+    if manifest.packages != listed:
+        raise RuntimeIntegrityError(
+            f"{record} lists packages ({', '.join(manifest.packages) or 'none'}) that are not "
+            "its wheels' own top-level packages: refusing the image")
+
+
 def manifest_path(image: Path) -> Path:
     """Where an image's manifest lives: `my-image.wasm` -> `my-image.wasm.json`."""
     return image.with_name(image.name + MANIFEST_SUFFIX)
@@ -115,6 +139,7 @@ def load_image(path: Path | str) -> Image:
         raise RuntimeIntegrityError(
             f"{record} is not a valid image manifest ({where}: {error['msg']}): refusing "
             "the image") from None
+    _check_packages(record, manifest)
     if manifest.guest_boot_sha256 != guest_sha256():
         raise RuntimeIntegrityError(
             f"image {path} was built with another version of the guest bootstrap than this "

@@ -29,7 +29,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -53,7 +52,7 @@ from ._errors import (
     RuntimeNotFoundError,
     WheelError,
 )
-from ._image import BaseRuntime, ImageManifest, ImageWheel, manifest_path
+from ._image import BaseRuntime, ImageManifest, ImageWheel, manifest_path, shadowed_name
 from ._models import MIB, Limits
 from ._package_finder import SITE
 from ._policy import REPORT_ONLY_POLICY
@@ -71,8 +70,6 @@ DEFAULT_TIMEOUT_S = 600.0
 #: One compile run's share of the modules (the in-memory tree holds at most 1,000 nodes).
 COMPILE_BATCH_FILES = 200
 COMPILE_BATCH_BYTES = 16 * MIB
-#: Names an image's packages may not take: the guest's own modules.
-RESERVED_NAMES = frozenset({"__main__", "_sandbox_stdlib", "_sandbox_packages"})
 _SETUP_HINT = "run scripts/setup.sh (scripts/cpython_wasi/install.py installs them)"
 
 # Appended to the guest bootstrap of an image; runs at the end of its snapshot init, after
@@ -228,7 +225,7 @@ def _combined_files(wheels: list[Wheel]) -> tuple[dict[str, bytes], set[str]]:
                              "same distribution", wheel=wheel.filename)
         distributions[key] = wheel.filename
         for name in wheel.top_level:
-            if name in RESERVED_NAMES or name in sys.stdlib_module_names:
+            if shadowed_name(name):
                 raise WheelError(
                     f"wheel {wheel.filename} refused: its package {name!r} would shadow the "
                     "standard library's (or the guest's own) module of that name",
