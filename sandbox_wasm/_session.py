@@ -214,6 +214,15 @@ class Session:
             self._check_open()
             fs = self._instance.fs
             assert fs is not None
+            # The session's /input as a whole stays within the input cap, however many
+            # calls added to it.
+            held = fs.input_sizes()
+            total = sum(held.values()) + sum(
+                len(data) - held.get(name, 0) for name, data in inputs.items())
+            if inputs and total > self.limits.max_input_bytes:
+                raise InvalidRequestError(
+                    f"the session's input files would hold {total} bytes, over the limit of "
+                    f"{self.limits.max_input_bytes}", field="files")
             for name, data in inputs.items():
                 try:
                     fs.add_input(name, data)

@@ -144,6 +144,10 @@ class MemoryFS:
         directory.entries[parts[-1]] = Node(  # type: ignore[index]
             writable=False, data=bytearray(data), parent=directory)
 
+    def input_sizes(self) -> dict[str, int]:
+        """The files under /input (path relative to it -> size)."""
+        return {path: node.size for path, node in self._walk(self._dir("input"), "")}
+
     def outputs(self, since: Mapping[int, int] | None = None) -> dict[str, bytes]:
         """The files under /output (path relative to it -> bytes); with `since` (a `mark()`),
         only those created or changed after it."""

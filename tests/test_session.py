@@ -365,3 +365,13 @@ def test_a_one_shot_run_after_a_session_call_starts_fresh(session: sw.Session) -
     run(session, "import json\njson.leak = 'session'")
     fresh = session._sandbox.execute("import json\nprint(hasattr(json, 'leak'))")
     assert fresh.stdout == "False\n"
+
+
+def test_a_sessions_inputs_stay_within_the_input_cap(balanced_sandbox: sw.Sandbox) -> None:
+    with sw.Session(sandbox=balanced_sandbox, limits={"max_input_bytes": 1_000}) as capped:
+        run(capped, "pass", files={"a.bin": b"x" * 600})
+        run(capped, "pass", files={"a.bin": b"y" * 900})  # replacing counts once
+        with pytest.raises(sw.InvalidRequestError, match="over the limit") as error:
+            capped.execute("pass", files={"b.bin": b"z" * 200})
+        assert error.value.field == "files"
+        assert run(capped, "print(len(open('/input/a.bin').read()))").stdout == "900\n"
