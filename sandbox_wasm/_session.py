@@ -216,13 +216,14 @@ class Session:
             assert fs is not None
             # The session's /input as a whole stays within the input cap, however many
             # calls added to it.
-            held = fs.input_sizes()
-            total = sum(held.values()) + sum(
-                len(data) - held.get(name, 0) for name, data in inputs.items())
-            if inputs and total > self.limits.max_input_bytes:
-                raise InvalidRequestError(
-                    f"the session's input files would hold {total} bytes, over the limit of "
-                    f"{self.limits.max_input_bytes}", field="files")
+            if inputs:
+                held = fs.input_sizes()
+                total = sum(held.values()) + sum(
+                    len(data) - held.get(name, 0) for name, data in inputs.items())
+                if total > self.limits.max_input_bytes:
+                    raise InvalidRequestError(
+                        f"the session's input files would hold {total} bytes, over the limit "
+                        f"of {self.limits.max_input_bytes}", field="files")
             for name, data in inputs.items():
                 try:
                     fs.add_input(name, data)
