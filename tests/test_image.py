@@ -236,3 +236,28 @@ def test_the_packages_example_runs(wheel: Path) -> None:
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "|   5 |    25 |   125 |          2.5 |" in done.stdout
+
+
+def test_the_image_init_uses_only_what_the_bootstrap_defines() -> None:
+    """IMAGE_INIT runs after the bootstrap, in its namespace: every global it reads must be
+    one the bootstrap defines (a rename there would otherwise fail every image build)."""
+    import ast
+    import builtins
+
+    from sandbox_wasm import _guest
+    from sandbox_wasm._image_build import IMAGE_INIT
+
+    tree = ast.parse(IMAGE_INIT)
+    assigned = {node.id for node in ast.walk(tree)
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+    assigned |= {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
+    assigned |= {arg.arg for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
+                 for arg in node.args.args}
+    assigned |= {alias.asname or alias.name for node in ast.walk(tree)
+                 if isinstance(node, ast.ImportFrom) for alias in node.names}
+    read = {node.id for node in ast.walk(tree)
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+    missing = read - assigned - set(vars(_guest)) - set(dir(builtins))
+    assert not missing
+    assert {"_tables_for", "builtin_tables", "BUILTIN_POLICY_LINES",
+            "_reseed_random_on_first_use"} <= read
