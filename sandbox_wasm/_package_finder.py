@@ -26,9 +26,9 @@ COMPILED_ROOT = "/init/compiled"
 class PackageFinder:
     """A meta path finder and loader for {name: (is_package, origin, code)} (the source
     instead of the code for a module that did not compile: importing it raises the error),
-    with the data
-    files of the packages ({path: bytes}, served by `get_data` and `importlib.resources`) and
-    the wheels' metadata ({normalised name: {file: text}}, for `importlib.metadata`)."""
+    with the packages' data files ({path: bytes}, served by `get_data` and
+    `importlib.resources`) and the wheels' metadata ({normalised name: {file: text}}, for
+    `importlib.metadata`)."""
 
     def __init__(self, modules, data, distributions):
         self._modules = modules
@@ -225,7 +225,8 @@ def _read(path):
 
 
 def install(config, root=INIT_ROOT):
-    """Compile and serve the image's files; import the packages to preload.
+    """Serve the image's files (modules as the code the host had compiled); import the
+    packages to preload.
 
     `config` (image.json, written by the host) lists the unpacked files ("files", paths
     relative to `root`), the modules compiled on the host's behalf ("compiled", their code
@@ -244,10 +245,10 @@ def install(config, root=INIT_ROOT):
                 files[parts[1]] = content.decode("utf-8", "replace")
             continue
         origin = SITE + "/" + relative
-        if not relative.endswith(".py"):
-            data[origin] = content
+        parts[-1] = parts[-1].removesuffix(".py")
+        if not relative.endswith(".py") or not all(part.isidentifier() for part in parts):
+            data[origin] = content  # not importable: a data file
             continue
-        parts[-1] = parts[-1][:-3]
         is_package = parts[-1] == "__init__"
         if is_package:
             parts.pop()
