@@ -32,6 +32,7 @@ from .._errors import SandboxError
 from .._models import ExecutionResult, Limits
 from .._policy import REPORT_ONLY_POLICY
 from .._sandbox import Sandbox
+from .._vfs import ROOT_NAMES
 from ._common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, OneLineParser, UsageError
 
 # Deadlines are epoch ticks driven by a host thread: allow the guest this much past its
@@ -253,12 +254,20 @@ class Doctor:
             canary.write_text(secret)
             targets = [str(canary), tmp, os.getcwd(), str(Path.home()), "/", ".", "/etc/passwd",
                        "/proc/self/environ", str(runtime_dir())]
+            # On our runtime "/" and "." are the guest's own in-memory tree: listing them
+            # shows its three directories, which is no host path.
             code = (
                 "import io, os\n"
                 f"targets = {targets!r}\n"
+                f"tree = {sorted(ROOT_NAMES)!r}\n"
                 "reached = []\n"
                 "for path in targets:\n"
-                "    for attempt in (lambda: os.listdir(path), lambda: io.open(path).read(),\n"
+                "    try:\n"
+                "        if sorted(os.listdir(path)) != tree:\n"
+                "            reached.append(path)\n"
+                "    except OSError:\n"
+                "        pass\n"
+                "    for attempt in (lambda: io.open(path).read(),\n"
                 "                    lambda: io.open(path + '/doctor-write.txt', 'w')):\n"
                 "        try:\n"
                 "            attempt()\n"
