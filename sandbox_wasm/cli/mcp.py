@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 from ..server._sessions import SessionCaps
 from ._common import EXIT_OK, OneLineParser, UsageError, report_failure
+from ._tool_flags import add_tool_args
+
+if TYPE_CHECKING:
+    from ..server._gateway_tools import GatewayTools
 
 #: Session flags and the `SessionCaps` field each sets.
 _SESSION_FLAGS = {
@@ -40,6 +46,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--session-idle-seconds", type=float,
                         help=fields["idle_seconds"].description
                         + f" (default {fields['idle_seconds'].default:g})")
+    add_tool_args(parser, scope="every run may call them, and execute_python_sandbox's "
+                  "description lists them")
     return parser
 
 
@@ -63,22 +71,43 @@ def main(argv: Sequence[str]) -> int:
         if not 0 <= args.port <= 65_535:
             raise UsageError("--port must be between 0 and 65535")
         caps = _session_caps(args)
+        tools = _tools(args)
     except UsageError as exc:
         return report_failure("wasm-exec mcp", exc)
 
     from .._sandbox import Sandbox
     from ..server import create_mcp_server
+    from ..server._gateway_tools import ToolConfigError
 
-    sandbox = Sandbox()
-    # Fail now, with the library's message, if the runtime is missing or tampered with.
-    sandbox.warm_up()
-    server = create_mcp_server(sandbox, workers=args.workers, sessions=caps)
-    if args.transport == "stdio":
-        import anyio
+    try:
+        tools.start()
+    except ToolConfigError as exc:
+        return report_failure("wasm-exec mcp", UsageError(str(exc)))
+    # The bridged servers stay connected while this server runs, and are stopped with it.
+    with contextlib.closing(tools):
+        sandbox = Sandbox(tools=tools.tools.values())
+        # Fail now, with the library's message, if the runtime is missing or tampered with.
+        sandbox.warm_up()
+        server = create_mcp_server(sandbox, workers=args.workers, sessions=caps)
+        if args.transport == "stdio":
+            import anyio
 
-        from ..server import serve_stdio
+            from ..server import serve_stdio
 
-        anyio.run(serve_stdio, server)
-    else:
-        server.run("streamable-http", host=args.host, port=args.port)
+            anyio.run(serve_stdio, server)
+        else:
+            server.run("streamable-http", host=args.host, port=args.port)
     return EXIT_OK
+
+
+def _tools(args: argparse.Namespace) -> GatewayTools:
+    """The host tools of --tools, --bridge and --bridge-url (the servers not yet started)."""
+    from ..server._gateway_tools import GatewayTools, ToolConfigError
+    from ..server._mcp_bridge import McpServerSpec
+
+    try:
+        bridges = [McpServerSpec.command(spec) for spec in args.bridge or ()]
+        bridges += [McpServerSpec.url(spec) for spec in args.bridge_url or ()]
+        return GatewayTools(entry_points=args.tools or (), bridges=bridges)
+    except ToolConfigError as exc:
+        raise UsageError(str(exc)) from None

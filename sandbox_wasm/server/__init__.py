@@ -1,8 +1,10 @@
 """The gateways: an HTTP service (FastAPI) and an MCP server around the sandbox.
 
 Needs the `server` extra: `pip install 'sandbox-wasm[server]'`. Start them with
-`wasm-exec serve` and `wasm-exec mcp`, or build the apps here to embed them. Names are
-loaded on first use, so the HTTP side never imports the MCP SDK and vice versa.
+`wasm-exec serve` and `wasm-exec mcp`, or build the apps here to embed them. `McpBridge`
+turns MCP servers' tools into host tools for either gateway or for `execute(tools=...)`.
+Names are loaded on first use, so the HTTP side never imports the MCP SDK (unless it
+bridges MCP servers) and vice versa.
 """
 
 from __future__ import annotations
@@ -11,12 +13,16 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ._gateway_tools import ToolConfigError
     from ._http import create_app
     from ._jobs import InMemoryJobStore, JobStore
     from ._mcp import create_mcp_server
+    from ._mcp_bridge import BridgeError, McpBridge, McpServerSpec, McpToolError
     from ._mcp_stdio import serve_stdio
     from ._schemas import (
         ErrorResponse,
+        HostTool,
+        HostToolList,
         Job,
         JobAccepted,
         SafeExecLimits,
@@ -31,12 +37,19 @@ if TYPE_CHECKING:
     from ._settings import GatewaySettings, settings_from_env
 
 _EXPORTS = {
+    "ToolConfigError": "._gateway_tools",
     "create_app": "._http",
     "InMemoryJobStore": "._jobs",
     "JobStore": "._jobs",
     "create_mcp_server": "._mcp",
+    "BridgeError": "._mcp_bridge",
+    "McpBridge": "._mcp_bridge",
+    "McpServerSpec": "._mcp_bridge",
+    "McpToolError": "._mcp_bridge",
     "serve_stdio": "._mcp_stdio",
     "ErrorResponse": "._schemas",
+    "HostTool": "._schemas",
+    "HostToolList": "._schemas",
     "Job": "._schemas",
     "JobAccepted": "._schemas",
     "SafeExecLimits": "._schemas",
@@ -52,12 +65,18 @@ _EXPORTS = {
 }
 
 __all__ = [
+    "BridgeError",
     "ErrorResponse",
     "GatewaySettings",
+    "HostTool",
+    "HostToolList",
     "InMemoryJobStore",
     "Job",
     "JobAccepted",
     "JobStore",
+    "McpBridge",
+    "McpServerSpec",
+    "McpToolError",
     "SafeExecLimits",
     "SafeExecRequest",
     "SandboxToolRequest",
@@ -66,6 +85,7 @@ __all__ = [
     "SessionCreateRequest",
     "SessionExecuteRequest",
     "SessionInfo",
+    "ToolConfigError",
     "create_app",
     "create_mcp_server",
     "serve_stdio",

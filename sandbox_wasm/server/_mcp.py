@@ -3,10 +3,12 @@ and `open_python_session` / `close_python_session` for state across calls.
 
 The host and the world stay untouched by every tool (the guest has no capability to reach
 them, and no tool has network access), so they are annotated read-only for the host and
-closed-world. Opening and closing a session change the server's state; a run given a
-session_id changes that session's, so `execute_python_sandbox` is not idempotent. Its input
-files come as base64 arguments, and the files a run writes under /output go back as embedded
-resources next to the structured result.
+closed-world; except that a sandbox given host tools (e.g. bridged MCP servers') lets its
+runs call them, so execute_python_sandbox is then open-world and not read-only. Opening and
+closing a session change the server's state; a run given a session_id changes that
+session's, so `execute_python_sandbox` is not idempotent. Its input files come as base64
+arguments, and the files a run writes under /output go back as embedded resources next to
+the structured result.
 """
 
 import base64
@@ -39,6 +41,7 @@ from .._models import (
 )
 from .._sandbox import Sandbox
 from .._version import __version__
+from ._gateway_tools import tools_description
 from ._schemas import (
     AUDIT_DESCRIPTION,
     AUDIT_SCRIPT_DESCRIPTION,
@@ -126,7 +129,9 @@ def create_mcp_server(
 ) -> MCPServer:
     """An MCP server whose tools run on `sandbox`, at most `workers` executions at once
     (each on a thread, so the server keeps answering meanwhile), keeping sessions within
-    `sessions` (defaults: `SessionCaps()`)."""
+    `sessions` (defaults: `SessionCaps()`). The sandbox's host tools (`Sandbox(tools=...)`,
+    e.g. those of bridged MCP servers) are offered to every run and session call, and
+    listed with their signatures in execute_python_sandbox's description."""
     sandbox = sandbox or Sandbox()
     caps = sessions or SessionCaps()
     limiter = anyio.CapacityLimiter(workers)
@@ -165,9 +170,15 @@ def create_mcp_server(
         with tool_errors():
             return await run(functools.partial(fn, *args, **kwargs))
 
+    offered = tools_description(sandbox.tools)
+
     @server.tool(
         name="execute_python_sandbox", title="Run Python in a sandbox",
-        description=EXECUTE_DESCRIPTION, annotations=_RUN, structured_output=True,
+        description=EXECUTE_DESCRIPTION + ("\n\n" + offered if offered else ""),
+        # A host tool may reach the world (a bridged server's API): then runs do too.
+        annotations=_RUN if not sandbox.tools else _RUN.model_copy(
+            update={"open_world_hint": True, "read_only_hint": False}),
+        structured_output=True,
     )
     async def execute_python_sandbox(
         python_script: Script,

@@ -27,6 +27,7 @@ from .._models import (
     SessionCall,
     Status,
     TimeoutProfile,
+    ToolCall,
 )
 from .._policy import DEFAULT_POLICY
 from .._session import OnTrap
@@ -70,6 +71,33 @@ def guess_mime_type(name: str) -> str:
     return mimetypes.guess_type(name, strict=False)[0] or "application/octet-stream"
 
 
+#: Host tools a request names (the gateway's GET /v1/host-tools lists them).
+ToolNames = Annotated[
+    list[Annotated[str, Field(min_length=1, max_length=64)]],
+    Field(max_length=100, description="Host tools to offer this code by name (GET "
+          "/v1/host-tools lists the server's): it imports them with `import tools` and calls "
+          "them as functions; the result's tool_calls lists the calls. Without it the code has "
+          "no `tools` module. A name the server does not offer is a 400."),
+]
+
+
+class HostTool(BaseModel):
+    """A host tool this gateway can offer a request."""
+
+    name: str = Field(description="Its name: the function `tools.<name>` in the code.")
+    signature: str = Field(description="Its Python signature, e.g. `lookup(sku: str) -> dict`.")
+    description: str = Field(description="What it does (its docstring, or the MCP tool's "
+                             "description).")
+    source: str = Field(description="Where it comes from: `python` (a callable of this "
+                        "server), or `mcp:<server>` (a bridged MCP server's tool).")
+
+
+class HostToolList(BaseModel):
+    """The host tools requests may name (`tools`)."""
+
+    tools: list[HostTool]
+
+
 # -- /v1/tools/safe-exec -------------------------------------------------------------------
 class SafeExecLimits(BaseModel):
     """Per-request limits; omitted ones take the library defaults."""
@@ -109,6 +137,7 @@ class SafeExecRequest(BaseModel):
     code: str = Field(description="The source to run (UTF-8; over the server's limit is 413).")
     limits: SafeExecLimits = Field(default_factory=SafeExecLimits)
     files: Base64Files = Field(default_factory=dict, description=INPUT_FILES_DESCRIPTION)
+    tools: ToolNames = Field(default_factory=list)
 
 
 SAFE_EXEC_DESCRIPTION = """\
@@ -206,6 +235,7 @@ class SessionExecuteRequest(BaseModel):
         description=INPUT_FILES_DESCRIPTION + " They are added to the session's /input "
         "(replacing files of the same name) and stay for its later calls.",
     )
+    tools: ToolNames = Field(default_factory=list)
 
     def overrides(self) -> dict[str, int]:
         values = self.limits.model_dump(exclude_none=True)
@@ -374,6 +404,10 @@ class SandboxToolResult(BaseModel):
     files_dropped: list[str] = Field(
         default_factory=list, description="Writes refused by the file caps (\"path: reason\").",
     )
+    tool_calls: list[ToolCall] = Field(
+        default_factory=list, description="The host tools the script called, in order: "
+        "name, duration_ms, ok, and the exception's type name when a call failed.",
+    )
 
     @classmethod
     def of(cls, result: ExecutionResult) -> SandboxToolResult:
@@ -393,6 +427,7 @@ class SandboxToolResult(BaseModel):
             files=[OutputFile(name=name, size=len(data), mime_type=guess_mime_type(name),
                               uri=output_uri(name)) for name, data in result.files.items()],
             files_dropped=result.files_dropped,
+            tool_calls=result.tool_calls,
         )
 
 
