@@ -10,6 +10,7 @@ from pydantic import ValidationError
 from .._sandbox import Sandbox
 from ..server._settings import ENV_VARS, GatewaySettings, settings_from_env
 from ._common import EXIT_OK, OneLineParser, UsageError, report_failure
+from ._tool_flags import add_tool_args
 
 # uvicorn waits this long for in-flight requests on shutdown: the longest execution
 # (30 s) plus a margin, so a deploy does not cut a running request short.
@@ -55,6 +56,8 @@ def _parser() -> argparse.ArgumentParser:
         "--log-level", choices=("critical", "error", "warning", "info", "debug"),
         help=f"uvicorn log level [env {ENV_VARS['log_level']}]",
     )
+    add_tool_args(parser, scope="offered to the requests that name them (tools: [...]) and "
+                  "listed by GET /v1/host-tools; env: a JSON array or one entry", env=ENV_VARS)
     return parser
 
 
@@ -80,15 +83,27 @@ def main(argv: Sequence[str]) -> int:
     import uvicorn
 
     from ..server import create_app
+    from ..server._gateway_tools import ToolConfigError
 
     sandbox = Sandbox()
     # Fail now, with the library's message, if the runtime is missing or tampered with.
     sandbox.warm_up()
-    uvicorn.run(
-        create_app(settings, sandbox=sandbox),
-        host=settings.host,
-        port=settings.port,
-        log_level=settings.log_level,
-        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
-    )
+    try:
+        app = create_app(settings, sandbox=sandbox)
+        # Connect the bridged MCP servers now, so that one that cannot be reached is a
+        # one-line error; the app's shutdown closes them (and so does leaving here).
+        tools = app.state.gateway.tools
+        tools.start()
+    except ToolConfigError as exc:
+        return report_failure("wasm-exec serve", UsageError(str(exc)))
+    try:
+        uvicorn.run(
+            app,
+            host=settings.host,
+            port=settings.port,
+            log_level=settings.log_level,
+            timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+        )
+    finally:
+        tools.close()
     return EXIT_OK

@@ -2,10 +2,11 @@
 
 request -> guard (rate limit, body cap) -> validation (400/413) -> worker pool (503 when
 full) -> audit + sandbox run on a worker thread -> result. Sessions (`/v1/sessions`) take
-the same path, into a live interpreter kept in `_sessions.SessionRegistry`. Anything a
-client sends ends in a 2xx or 4xx with a JSON error body; a 5xx means the server is
-overloaded, out of room for sessions or cannot reach its shared Redis (503), or has a bug
-of ours (500).
+the same path, into a live interpreter kept in `_sessions.SessionRegistry`. A request may
+name host tools (`tools`, from `_gateway_tools.GatewayTools`): its run is offered those and
+no others (an unknown name is a 400). Anything a client sends ends in a 2xx or 4xx with a
+JSON error body; a 5xx means the server is overloaded, out of room for sessions or cannot
+reach its shared Redis (503), or has a bug of ours (500).
 """
 
 from __future__ import annotations
@@ -48,7 +49,9 @@ from .._request import MAX_INPUT_FILES, coerce_files, coerce_source
 from .._sandbox import Sandbox
 from .._session import OnTrap
 from .._session_snapshot import SnapshotError
+from .._tools import Tool, ToolsLike, build_tools
 from .._version import __version__
+from ._gateway_tools import GatewayTools, ToolConfigError, UnknownToolError
 from ._jobs import InMemoryJobStore, JobStore, JobStoreUnavailable
 from ._metrics import CONTENT_TYPE, GatewayMetrics
 from ._pool import PoolSaturated, WorkerPool
@@ -61,6 +64,8 @@ from ._schemas import (
     ErrorBody,
     ErrorDetail,
     ErrorResponse,
+    HostTool,
+    HostToolList,
     Job,
     JobAccepted,
     SafeExecRequest,
@@ -93,10 +98,11 @@ T = TypeVar("T")
 RATE_LIMITED_PREFIXES = ("/v1/tools/", "/v1/sessions")
 #: The one endpoint whose body is a snapshot, capped by `max_snapshot_bytes` instead.
 RESTORE_PATH = "/v1/sessions/restore"
-#: safe-exec takes its request as JSON or as a multipart form (code, language, limits as
-#: form fields, one part named `files` per input file, its filename the name under /input).
+#: safe-exec takes its request as JSON or as a multipart form (code, language, limits and
+#: tools as form fields, one part named `files` per input file, its filename the name
+#: under /input).
 MULTIPART = "multipart/form-data"
-FORM_FIELDS = ("code", "language", "limits")
+FORM_FIELDS = ("code", "language", "limits", "tools")
 FILE_PART = "files"
 #: Seconds a client is told to wait when every worker is busy and the queue is full.
 OVERLOAD_RETRY_AFTER = 1
@@ -265,11 +271,12 @@ async def _form_request(request: Request) -> SafeExecRequest:
                     f"{', '.join(FORM_FIELDS)} and file parts named {FILE_PART})", key)
     finally:
         await form.close()
-    if "limits" in fields:
-        try:
-            fields["limits"] = json.loads(str(fields["limits"]))
-        except (ValueError, RecursionError) as exc:
-            raise _form_error(f"limits: not a JSON object ({exc})", "limits") from None
+    for key, shape in (("limits", "a JSON object"), ("tools", "a JSON array of names")):
+        if key in fields:
+            try:
+                fields[key] = json.loads(str(fields[key]))
+            except (ValueError, RecursionError) as exc:
+                raise _form_error(f"{key}: not {shape} ({exc})", key) from None
     return _validated(SafeExecRequest, {**fields, "files": files})
 
 
@@ -385,11 +392,12 @@ class _Gateway:
     Redis their directory) and the metrics."""
 
     def __init__(
-        self, settings: GatewaySettings, sandbox: Sandbox, jobs: JobStore
+        self, settings: GatewaySettings, sandbox: Sandbox, jobs: JobStore, tools: GatewayTools
     ) -> None:
         self.settings = settings
         self.sandbox = sandbox
         self.jobs = jobs
+        self.tools = tools
         self.pool = WorkerPool(settings.workers, settings.queue)
         self.metrics = GatewayMetrics(self.pool)
         self.sessions = SessionRegistry(
@@ -439,6 +447,15 @@ class _Gateway:
             raise ApiError(400, "invalid_request", str(exc), field=exc.field,
                            reason="invalid_request") from None
 
+    def select_tools(self, names: Sequence[str]) -> list[Tool]:
+        """The host tools a request names (none unless it names some); 400 naming those
+        this server does not offer."""
+        try:
+            return self.tools.select(names)
+        except UnknownToolError as exc:
+            raise ApiError(400, "unknown_tool", str(exc), field="tools",
+                           reason="invalid_request") from None
+
     def overloaded(self) -> ApiError:
         return ApiError(
             503, "overloaded",
@@ -450,21 +467,24 @@ class _Gateway:
     # -- execution ---------------------------------------------------------------------
     def _work(
         self, code: str, language: Language, limits: dict[str, int],
-        profile: TimeoutProfile | None, files: Mapping[str, bytes],
+        profile: TimeoutProfile | None, files: Mapping[str, bytes], tools: Sequence[Tool],
     ) -> ExecutionResult:
-        """Runs on a worker thread."""
+        """Runs on a worker thread. `tools` replace the sandbox's own: a run gets only the
+        tools its request named."""
         start = time.perf_counter()
         result = self.sandbox.execute(code, language=language, limits=limits, profile=profile,
-                                      files=files or None)
+                                      files=files or None, tools=tools)
         self.metrics.observe(result, time.perf_counter() - start)
         return result
 
     def _task(
         self, code: str, language: Language, limits: dict[str, int],
         profile: TimeoutProfile | None = None, files: Mapping[str, bytes] | None = None,
+        tools: Sequence[Tool] = (),
     ) -> functools.partial[ExecutionResult]:
         limits = {**limits, **self.server_limits()}
-        return functools.partial(self._work, code, language, limits, profile, files or {})
+        return functools.partial(self._work, code, language, limits, profile, files or {},
+                                 list(tools))
 
     def server_limits(self) -> dict[str, int]:
         """The limits this server sets on every execution, whatever the request says."""
@@ -474,13 +494,13 @@ class _Gateway:
     async def execute(
         self, code: str, *, field: str, language: Language = "python",
         limits: dict[str, int] | None = None, profile: TimeoutProfile | None = None,
-        files: Mapping[str, bytes] | None = None,
+        files: Mapping[str, bytes] | None = None, tools: Sequence[Tool] = (),
     ) -> ExecutionResult:
         self.check_source(code, field)
         self.check_files(files or {})
         try:
             return await self.pool.run(
-                self._task(code, language, limits or {}, profile, files))
+                self._task(code, language, limits or {}, profile, files, tools))
         except PoolSaturated:
             raise self.overloaded() from None
         except InvalidRequestError as exc:
@@ -494,7 +514,7 @@ class _Gateway:
 
     async def submit_job(
         self, code: str, *, language: Language, limits: dict[str, int],
-        files: Mapping[str, bytes] | None = None,
+        files: Mapping[str, bytes] | None = None, tools: Sequence[Tool] = (),
     ) -> JobAccepted:
         self.check_source(code, "code")
         self.check_files(files or {})
@@ -506,8 +526,8 @@ class _Gateway:
             asyncio.run_coroutine_threadsafe(self._mark_running(job_id), loop)
 
         try:
-            future = self.pool.submit(self._task(code, language, limits, files=files),
-                                      on_start=started)
+            future = self.pool.submit(
+                self._task(code, language, limits, files=files, tools=tools), on_start=started)
         except PoolSaturated:
             await self.jobs.discard(job_id)
             raise self.overloaded() from None
@@ -645,6 +665,7 @@ class _Gateway:
 
     async def close(self) -> None:
         self.pool.shutdown()
+        await asyncio.to_thread(self.tools.close)
         for task in list(self._tasks):
             task.cancel()
         await self.jobs.close()
@@ -727,16 +748,25 @@ def _job_store(settings: GatewaySettings) -> JobStore:
 
 def create_app(
     settings: GatewaySettings | None = None, *, sandbox: Sandbox | None = None,
-    job_store: JobStore | None = None,
+    job_store: JobStore | None = None, tools: ToolsLike | None = None,
 ) -> FastAPI:
     """The gateway as an ASGI app (run it with uvicorn, one process per app: the rate
-    limiter lives in memory, and so do async jobs unless `settings.redis_url` is set)."""
+    limiter lives in memory, and so do async jobs unless `settings.redis_url` is set).
+
+    Host tools: the sandbox's own, `tools`, those of the entry points `settings.tools`
+    (imported now: ToolConfigError if one does not load) and those of the MCP servers
+    `settings.bridge` / `bridge_url` (connected when the app starts, closed when it stops)
+    are offered to the requests that name them, and listed by GET /v1/host-tools."""
     settings = settings or GatewaySettings()
-    gateway = _Gateway(settings, sandbox or Sandbox(), job_store or _job_store(settings))
+    sandbox = sandbox or Sandbox()
+    offered = GatewayTools([*sandbox.tools.values(), *_built(tools)],
+                           entry_points=settings.tools, bridges=settings.bridges)
+    gateway = _Gateway(settings, sandbox, job_store or _job_store(settings), offered)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(gateway.sandbox.warm_up)
+        await asyncio.to_thread(gateway.tools.start)
         await gateway.jobs.start()
         yield
         await gateway.close()
@@ -763,6 +793,13 @@ def create_app(
     _add_session_routes(app, gateway)
     _document_400_not_422(app)
     return app
+
+
+def _built(tools: ToolsLike | None) -> list[Tool]:
+    try:
+        return list(build_tools(tools).values())
+    except InvalidRequestError as exc:
+        raise ToolConfigError(str(exc)) from None
 
 
 def _add_error_handlers(app: FastAPI, gateway: _Gateway) -> None:
@@ -836,6 +873,7 @@ def _add_routes(app: FastAPI, gateway: _Gateway) -> None:
         return await gateway.execute(
             body.code, field="code", language=body.language,
             limits=body.limits.as_limits(settings.max_source_bytes), files=body.files,
+            tools=gateway.select_tools(body.tools),
         )
 
     @app.post(
@@ -848,6 +886,7 @@ def _add_routes(app: FastAPI, gateway: _Gateway) -> None:
         accepted = await gateway.submit_job(
             body.code, language=body.language,
             limits=body.limits.as_limits(settings.max_source_bytes), files=body.files,
+            tools=gateway.select_tools(body.tools),
         )
         response.headers["Location"] = f"/v1/jobs/{accepted.job_id}"
         return accepted
@@ -901,7 +940,7 @@ def _add_routes(app: FastAPI, gateway: _Gateway) -> None:
             gateway.check_files(files)
             overrides = {"timeout_ms": TIMEOUT_PROFILES[profile]}
             result = await gateway.in_session(session_id, lambda: gateway.sessions.execute(
-                session_id, script, overrides=overrides, files=files),
+                session_id, script, overrides=overrides, files=files, tools=()),
                 source_field="python_script")
         else:
             result = await gateway.execute(script, field="python_script", profile=profile,
@@ -910,6 +949,13 @@ def _add_routes(app: FastAPI, gateway: _Gateway) -> None:
             **SandboxToolResult.of(result).model_dump(),
             demo=demo, demo_script=DEMO_SCRIPT if demo else None, file_contents=result.files,
         )
+
+    @app.get(
+        "/v1/host-tools", response_model=HostToolList,
+        summary="The host tools a request may offer its code (`tools`)",
+    )
+    async def host_tools() -> HostToolList:
+        return HostToolList(tools=[HostTool(**entry) for entry in gateway.tools.listing()])
 
     @app.get("/healthz", response_model=Health, summary="Liveness and load")
     async def healthz() -> Health:
@@ -1007,8 +1053,9 @@ def _add_session_routes(app: FastAPI, gateway: _Gateway) -> None:
     ) -> ExecutionResult:
         gateway.check_source(body.code, "code")
         gateway.check_files(body.files)
+        tools = gateway.select_tools(body.tools)
         return await gateway.in_session(session_id, lambda: sessions.execute(
-            session_id, body.code, overrides=body.overrides(), files=body.files,
+            session_id, body.code, overrides=body.overrides(), files=body.files, tools=tools,
         ))
 
     @app.get(

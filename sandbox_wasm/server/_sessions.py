@@ -34,6 +34,7 @@ from .._sandbox import Sandbox
 from .._session import OnTrap, Session, SessionClosedError
 from .._session_snapshot import _PREFIX as _SNAPSHOT_PREFIX
 from .._session_snapshot import MAGIC as _SNAPSHOT_MAGIC
+from .._tools import ToolsLike
 
 T = TypeVar("T")
 #: Runs a blocking function on the gateway's workers and awaits its result.
@@ -344,10 +345,11 @@ class SessionRegistry:
 
     async def execute(
         self, session_id: str, code: str, *, overrides: dict[str, int] | None = None,
-        files: Mapping[str, bytes] | None = None,
+        files: Mapping[str, bytes] | None = None, tools: ToolsLike | None = None,
     ) -> ExecutionResult:
         """Run `code` in the session; `overrides` (timeout_ms, max_stdout_bytes, ...)
-        change the session's limits for this call only; `files` are added to its /input.
+        change the session's limits for this call only; `files` are added to its /input;
+        `tools`, when given, are the host tools this call offers instead of the session's.
         Raises SessionNotFound, SessionBusy, InvalidRequestError, and what the runner
         raises."""
         entry = self._checkout(session_id)
@@ -357,7 +359,7 @@ class SessionRegistry:
 
         def call() -> ExecutionResult:
             start = time.perf_counter()
-            result = session.execute(code, limits=limits, files=files or None)
+            result = session.execute(code, limits=limits, files=files or None, tools=tools)
             if self._on_call is not None:
                 self._on_call(result, time.perf_counter() - start)
             return result

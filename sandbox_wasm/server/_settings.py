@@ -3,12 +3,13 @@ variables and command-line flags (flags win over the environment)."""
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
 
 from .._models import KIB, MIB, Limits
 from .._system import usable_cpus
@@ -18,6 +19,9 @@ from ._sessions import (
     DEFAULT_SESSION_MEMORY_MB,
     SessionCaps,
 )
+
+if TYPE_CHECKING:
+    from ._mcp_bridge import McpServerSpec
 
 #: Room in a body for the names of its input files and the framing around them (JSON
 #: quotes and commas, multipart headers and boundaries): a thousand files with 1 KiB each.
@@ -93,7 +97,47 @@ class GatewaySettings(BaseModel):
         64 * MIB, ge=64 * KIB, le=1_024 * MIB,
         description="Largest snapshot POST /v1/sessions/restore accepts; larger is 413.",
     )
+    tools: tuple[str, ...] = Field(
+        (), description="Host tools offered to the requests that name them: Python entry "
+        "points module:attribute, each a list of callables or a name -> callable mapping.",
+    )
+    bridge: tuple[str, ...] = Field(
+        (), description="MCP servers this gateway starts and speaks to over stdio "
+        "([NAME=]command line); their tools are offered to the requests that name them.",
+    )
+    bridge_url: tuple[str, ...] = Field(
+        (), description="MCP servers reached over streamable HTTP ([NAME=]URL); their tools "
+        "are offered to the requests that name them.",
+    )
     log_level: Literal["critical", "error", "warning", "info", "debug"] = "info"
+
+    @field_validator("tools", "bridge", "bridge_url", mode="before")
+    @classmethod
+    def _entries(cls, value: object) -> object:
+        # From the environment: a JSON array of entries, or one entry.
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("["):
+                try:
+                    return json.loads(text)
+                except ValueError:
+                    raise ValueError("must be a JSON array of strings or one entry") from None
+            return (text,) if text else ()
+        return value
+
+    @field_validator("bridge", "bridge_url")
+    @classmethod
+    def _specs(cls, entries: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        from ._gateway_tools import ToolConfigError
+        from ._mcp_bridge import McpServerSpec
+
+        parse = McpServerSpec.url if info.field_name == "bridge_url" else McpServerSpec.command
+        for entry in entries:
+            try:
+                parse(entry)
+            except ToolConfigError as error:
+                raise ValueError(str(error)) from None
+        return entries
 
     @field_validator("redis_url")
     @classmethod
@@ -116,6 +160,14 @@ class GatewaySettings(BaseModel):
     def session_caps(self) -> SessionCaps:
         return SessionCaps(max_sessions=self.max_sessions, memory_mb=self.session_memory_mb,
                            idle_seconds=self.session_idle_seconds)
+
+    @property
+    def bridges(self) -> list[McpServerSpec]:
+        """The MCP servers to bridge, stdio ones first."""
+        from ._mcp_bridge import McpServerSpec
+
+        return ([McpServerSpec.command(entry) for entry in self.bridge]
+                + [McpServerSpec.url(entry) for entry in self.bridge_url])
 
     @property
     def max_body_bytes(self) -> int:
