@@ -438,6 +438,8 @@ def serve(_exit=os._exit):
     if option == TOOLS_OPTION:
         manifest, _, rest = rest.partition(b"\n")
         _install_tools(manifest)
+    else:
+        sys.modules.pop("tools", None)  # a session's earlier call may have had tools
     if mode == MODE_AUDIT:
         _write_answer(_audit_answer(rest))
         _exit(0)
@@ -588,7 +590,11 @@ def _install_tools(manifest, _sys=sys, _read=os.read, _write=os.write, _builtins
                              allow_nan=False, separators=(",", ":")).encode()
         except (TypeError, ValueError) as exc:
             raise TypeError(f"{name}(): arguments must be JSON values ({exc})") from None
-        _write(TOOLS_FD, request)
+        try:
+            _write(TOOLS_FD, request)
+        except OSError:
+            # A session's later call that offers no tools: the module outlived them.
+            raise RuntimeError(f"{name}(): no host tools are offered in this call") from None
         answer = _loads(read_answer())
         error = answer.get("error")
         if error is not None:

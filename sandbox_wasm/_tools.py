@@ -270,8 +270,8 @@ class ToolChannel:
     def _run(self, tool: Tool, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
         try:
             tool.validate(args, kwargs)
-        except TypeError as error:
-            return _error("TypeError", f"{tool.name}(): {error}")
+        except (TypeError, ValueError) as error:
+            return _error(type(error).__name__, f"{tool.name}(): {_message(error)}")
         timeout = min(self.limits.timeout_s, self.time_left())
         if timeout <= 0:
             return _error("TimeoutError", "the run's deadline has passed")

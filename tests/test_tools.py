@@ -334,3 +334,15 @@ def test_the_audit_lists_the_tools_the_source_uses(box: sw.Sandbox) -> None:
     assert result.audit.tools == ["lookup", "price"] and result.audit.flagged_calls == []
     plain = box.execute("print(1)")
     assert plain.audit.tools == []
+
+
+def test_a_session_call_without_tools_says_so(box: sw.Sandbox) -> None:
+    with sw.Session(sandbox=box) as session:
+        session.execute("import tools\nkept = tools.async_double")
+        later = session.execute(
+            "try:\n    kept(1)\nexcept RuntimeError as exc:\n    print(exc)\n"
+            "try:\n    import tools\nexcept ModuleNotFoundError:\n    print('no module')\n",
+            tools=[],
+        )
+        assert later.stdout == ("async_double(): no host tools are offered in this call\n"
+                                "no module\n")
