@@ -330,35 +330,12 @@ class MemoryFS:
     def check_write(self, fd: int, length: int, offset: int | None = None) -> None:
         """Raise what `write` of `length` bytes would raise for a cap, before the bytes are
         copied out of the guest."""
-        handle = self.handle(fd)
-        node = handle.node
-        if node.is_dir:
-            raise FsError(EISDIR)
-        if not handle.writable:
-            raise FsError(EBADF)
-        size = node.size
-        start = size if handle.append and offset is None else (
-            handle.offset if offset is None else offset)
-        end = start + length
-        if end > self.caps.max_file_bytes:
-            self._drop(node, f"a write past the per-file cap of {self.caps.max_file_bytes} "
-                       "bytes was refused (EFBIG)")
-            raise FsError(EFBIG)
-        if end > size and self.created_bytes + end - size > self.caps.max_total_bytes:
-            self._drop(node, f"a write past the total cap of {self.caps.max_total_bytes} "
-                       "bytes was refused (ENOSPC)")
-            raise FsError(ENOSPC)
+        _, node, start = self._write_target(fd, offset)
+        self._check_room(node, start + length)
 
     def write(self, fd: int, chunk: bytes, offset: int | None = None) -> int:
-        handle = self.handle(fd)
-        node = handle.node
-        if node.is_dir:
-            raise FsError(EISDIR)
-        if not handle.writable:
-            raise FsError(EBADF)
+        handle, node, start = self._write_target(fd, offset)
         assert node.data is not None
-        start = len(node.data) if handle.append and offset is None else (
-            handle.offset if offset is None else offset)
         end = start + len(chunk)
         if end > len(node.data):
             self._resize(node, end)
@@ -369,17 +346,35 @@ class MemoryFS:
             handle.offset = end
         return len(chunk)
 
-    def _resize(self, node: Node, size: int) -> None:
-        assert node.data is not None
+    def _write_target(self, fd: int, offset: int | None) -> tuple[Handle, Node, int]:
+        """The handle, its file and where a write at `offset` (None: the handle's position,
+        or the end in append mode) lands."""
+        handle = self.handle(fd)
+        node = handle.node
+        if node.is_dir:
+            raise FsError(EISDIR)
+        if not handle.writable:
+            raise FsError(EBADF)
+        if offset is not None:
+            return handle, node, offset
+        return handle, node, node.size if handle.append else handle.offset
+
+    def _check_room(self, node: Node, size: int) -> None:
+        """EFBIG past the per-file cap, ENOSPC past the total one (and say so)."""
         if size > self.caps.max_file_bytes:
             self._drop(node, f"a write past the per-file cap of {self.caps.max_file_bytes} "
                        "bytes was refused (EFBIG)")
             raise FsError(EFBIG)
-        growth = size - len(node.data)
+        growth = size - node.size
         if growth > 0 and self.created_bytes + growth > self.caps.max_total_bytes:
             self._drop(node, f"a write past the total cap of {self.caps.max_total_bytes} "
                        "bytes was refused (ENOSPC)")
             raise FsError(ENOSPC)
+
+    def _resize(self, node: Node, size: int) -> None:
+        assert node.data is not None
+        self._check_room(node, size)
+        growth = size - len(node.data)
         if growth > 0:
             node.data.extend(bytes(growth))
         else:
