@@ -36,13 +36,16 @@ QUICKJS_VERSION = "0.11.0"
 MANIFEST_NAME = "manifest.json"
 
 #: Our own build: a directory below the runtime directory holding the snapshot and its build
-#: manifest (put there by scripts/cpython_wasi/install.py).
+#: manifest (put there by `wasm-exec runtime install`, which runs scripts/cpython_wasi/install.py).
 OWN_PYTHON_VARIANT = "cpython313"
 OWN_PYTHON_SNAPSHOT_NAME = "python-snapshot.wasm"
 #: `RuntimeFile.name` (and `result.runtime.name`) of our own runtime.
 OWN_PYTHON_RUNTIME_NAME = f"{OWN_PYTHON_VARIANT}-wasi-snapshot"
 
-_FETCH_HINT = "run scripts/setup.sh (or set SANDBOX_WASM_RUNTIME_DIR)"
+#: What fixes a missing or stale runtime, named by every error about one.
+INSTALL_COMMAND = "wasm-exec runtime install"
+_FETCH_HINT = (f"run `{INSTALL_COMMAND}` (scripts/setup.sh in a checkout; or set "
+               "SANDBOX_WASM_RUNTIME_DIR)")
 
 
 @functools.cache
@@ -54,13 +57,33 @@ def wasmtime_version() -> str:
         return "unknown"
 
 
+#: The repository checkout the package runs from, if it does (an editable install).
+_CHECKOUT = Path(__file__).resolve().parent.parent
+
+
+def checkout_dir() -> Path | None:
+    """The repository checkout this package is imported from, or None when it is installed
+    (a wheel's package has no scripts/cpython_wasi/ next to it)."""
+    return _CHECKOUT if (_CHECKOUT / "scripts" / "cpython_wasi" / "build.py").is_file() else None
+
+
+def user_runtime_dir() -> Path:
+    """Where `wasm-exec runtime install` puts the runtimes for an installed package: the
+    user data directory."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("sandbox-wasm")) / "runtime"
+
+
 def runtime_dir() -> Path:
     """Where runtimes are looked for: $SANDBOX_WASM_RUNTIME_DIR, else the repository's
-    `runtime/` directory next to the package."""
+    `runtime/` directory when the package runs from a checkout, else the user data
+    directory (`wasm-exec runtime path` prints it)."""
     configured = os.environ.get("SANDBOX_WASM_RUNTIME_DIR")
     if configured:
         return Path(configured).expanduser()
-    return Path(__file__).resolve().parent.parent / "runtime"
+    checkout = checkout_dir()
+    return checkout / "runtime" if checkout is not None else user_runtime_dir()
 
 
 def cache_dir() -> Path:
@@ -212,7 +235,7 @@ def _derived_runtime(directory: Path, variant: str) -> RuntimeFile:
     if not isinstance(entry, dict):
         raise RuntimeNotFoundError(
             f"no {variant} runtime in {directory / MANIFEST_NAME}: {_FETCH_HINT} "
-            "with the build extra installed (pip install -e '.[build]')"
+            "with the build extra installed (pip install 'sandbox-wasm[build]')"
         )
     if manifest.get("input_sha256") != PYTHON_WASM_SHA256:
         raise RuntimeIntegrityError(

@@ -21,7 +21,7 @@ class InvalidRequestError(SandboxError, ValueError):
 
 
 class RuntimeNotFoundError(SandboxError):
-    """The WebAssembly runtime file is missing; run `scripts/setup.sh`."""
+    """The WebAssembly runtime file is missing; run `wasm-exec runtime install`."""
 
 
 class RuntimeIntegrityError(SandboxError):

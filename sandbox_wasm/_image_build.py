@@ -70,7 +70,7 @@ DEFAULT_TIMEOUT_S = 600.0
 #: One compile run's share of the modules (the in-memory tree holds at most 1,000 nodes).
 COMPILE_BATCH_FILES = 200
 COMPILE_BATCH_BYTES = 16 * MIB
-_SETUP_HINT = "run scripts/setup.sh (scripts/cpython_wasi/install.py installs them)"
+_SETUP_HINT = "run `wasm-exec runtime install` (scripts/setup.sh in a checkout) to install them"
 
 # Appended to the guest bootstrap of an image; runs at the end of its snapshot init, after
 # the bootstrap's own (`sys`, `gc`, `_reseed_random_on_first_use`, `BUILTIN_POLICY_LINES`,

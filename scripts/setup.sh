@@ -12,8 +12,9 @@ if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,build,server,ray]'
-PYTHON="$here/.venv/bin/python" bash scripts/fetch_runtime.sh
-python3 scripts/cpython_wasi/install.py "${SANDBOX_WASM_RUNTIME_DIR:-$here/runtime}/cpython313"
+# The runtimes, by the one implementation an installed package uses too
+# (sandbox_wasm/_runtime_install.py).
+.venv/bin/wasm-exec runtime install --dir "${SANDBOX_WASM_RUNTIME_DIR:-$here/runtime}"
 # The gateway's Redis tests start a real redis-server (Debian package).
 command -v redis-server >/dev/null || (
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server

@@ -119,7 +119,7 @@ def test_missing_runtime_exit_70(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=60,
         env={"SANDBOX_WASM_RUNTIME_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"},
     )
-    assert done.returncode == 70 and "scripts/setup.sh" in done.stderr
+    assert done.returncode == 70 and "`wasm-exec runtime install`" in done.stderr
     assert "Traceback" not in done.stderr
 
 

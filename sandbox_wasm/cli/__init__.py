@@ -7,6 +7,7 @@ subcommand, each exposing `main(argv) -> int`, dispatched from here.
 - `repl`: an interactive prompt on one session (its state lives across inputs)
 - `doctor`: self-test of the limits and the isolation on this host
 - `image`: build an image (pure-Python wheels baked into a pre-initialised runtime), show one
+- `runtime`: install, check and locate the pinned runtimes
 - `serve`, `mcp`: the HTTP and MCP gateways (need the `server` extra)
 """
 
@@ -27,6 +28,7 @@ SUBCOMMANDS = {
     "repl": "sandbox_wasm.cli.repl",
     "doctor": "sandbox_wasm.cli.doctor",
     "image": "sandbox_wasm.cli.image",
+    "runtime": "sandbox_wasm.cli.runtime",
     "serve": "sandbox_wasm.cli.serve",
     "mcp": "sandbox_wasm.cli.mcp",
 }

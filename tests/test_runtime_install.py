@@ -1,0 +1,144 @@
+"""`wasm-exec runtime install|status|verify|path`, and a pip user's first run: the wheel
+built from this checkout, installed in a fresh virtualenv outside it, installs its runtimes
+into the user data directory and runs code from a directory outside the clone.
+
+Nothing is mocked. The fresh install reuses the real build cache of our CPython
+(~/.cache/sandbox-wasm/cpython-wasi, which scripts/setup.sh fills before the tests), so no
+test rebuilds it; pip takes the dependencies from its index (and its cache).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from sandbox_wasm._artifacts import runtime_dir
+from sandbox_wasm._runtime_install import build_cache
+from sandbox_wasm.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+RECIPE = ["build.sh", "build.py", "sandbox_entry.c", "stdlib_finder.py", "make_stdlib_blob.py",
+          "install.py"]
+
+
+def _run(cmd: list[str | Path], *, env: dict[str, str], cwd: Path,
+         timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(c) for c in cmd], env=env, cwd=cwd, capture_output=True,
+                          text=True, timeout=timeout, check=False)
+
+
+def _checked(done: subprocess.CompletedProcess[str]) -> str:
+    assert done.returncode == 0, f"exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+def _tracked_copy(dest: Path) -> Path:
+    """The checkout's tracked and unignored files: the wheel is built from what a clone has,
+    and the build writes its build/ and egg-info there, not into the clone."""
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO,
+                            capture_output=True, check=True).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        source = REPO / name
+        if source.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / name)
+    return dest
+
+
+def _user_env(home: Path) -> dict[str, str]:
+    """A user who has never run sandbox-wasm: their own home and data directory, nothing of
+    ours configured but the build cache (so the cold ~7 minute build is not repeated)."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("SANDBOX_WASM_", "PYTHON", "VIRTUAL_ENV", "XDG_"))}
+    env.update(HOME=str(home), XDG_DATA_HOME=str(home / "data"),
+               SANDBOX_WASM_BUILD_CACHE=str(build_cache()))
+    return env
+
+
+def test_wheel_in_a_fresh_venv_installs_its_runtimes_and_runs(tmp_path: Path) -> None:
+    source = _tracked_copy(tmp_path / "src")
+    pip_env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    _checked(_run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet",
+                   "--disable-pip-version-check", "-w", tmp_path / "dist", source],
+                  env=pip_env, cwd=tmp_path))
+    (wheel,) = (tmp_path / "dist").glob("sandbox_wasm-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        for name in RECIPE:  # byte for byte: the recipe hash, so the build cache, is the same
+            shipped = archive.read(f"sandbox_wasm/_recipe/{name}")
+            assert shipped == (REPO / "scripts" / "cpython_wasi" / name).read_bytes(), name
+        assert not [n for n in archive.namelist() if n.startswith(("runtime/", "scripts/"))]
+
+    venv = tmp_path / "venv"
+    _checked(_run([sys.executable, "-m", "venv", venv], env=pip_env, cwd=tmp_path))
+    _checked(_run([venv / "bin" / "python", "-m", "pip", "install", "--quiet",
+                   "--disable-pip-version-check", wheel], env=pip_env, cwd=tmp_path))
+    wasm_exec = venv / "bin" / "wasm-exec"
+    home = tmp_path / "home"
+    elsewhere = tmp_path / "elsewhere"
+    for directory in (home, elsewhere):
+        directory.mkdir()
+    env = _user_env(home)
+    data_dir = home / "data" / "sandbox-wasm" / "runtime"
+
+    before = _run([wasm_exec, "-c", "print(1)"], env=env, cwd=elsewhere)
+    assert before.returncode == 70 and "`wasm-exec runtime install`" in before.stderr
+    assert _checked(_run([wasm_exec, "runtime", "path"], env=env, cwd=elsewhere)).strip() \
+        == str(data_dir)
+
+    installed = _checked(_run([wasm_exec, "runtime", "install"], env=env, cwd=elsewhere))
+    assert (data_dir / "cpython313" / "python-snapshot.wasm").is_file(), installed
+    ran = _run([wasm_exec, "-c", "print(6*7)"], env=env, cwd=elsewhere)
+    assert (ran.returncode, ran.stdout) == (0, "42\n"), ran.stderr
+
+    rows = dict(line.split(None, 1) for line in _checked(
+        _run([wasm_exec, "runtime", "status"], env=env, cwd=elsewhere)).splitlines())
+    for name in ("cpython313", "cpython313/image-base", "quickjs"):
+        assert rows[name].startswith("ok"), rows
+    _checked(_run([wasm_exec, "runtime", "verify"], env=env, cwd=elsewhere))
+    again = _checked(_run([wasm_exec, "runtime", "install"], env=env, cwd=elsewhere))
+    assert "already holds this snapshot" in again
+
+
+def _small_runtime_dir(tmp_path: Path) -> Path:
+    directory = tmp_path / "runtime"
+    directory.mkdir()
+    for name in ("python.wasm", "quickjs.wasm"):
+        shutil.copyfile(runtime_dir() / name, directory / name)
+    return directory
+
+
+def test_verify_exits_1_on_a_tampered_runtime(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    directory = _small_runtime_dir(tmp_path)
+    assert main(["runtime", "verify", "--dir", str(directory)]) == 0
+    with (directory / "quickjs.wasm").open("r+b") as handle:
+        handle.seek(100)
+        byte = handle.read(1)
+        handle.seek(100)
+        handle.write(bytes([byte[0] ^ 1]))
+    capsys.readouterr()
+    assert main(["runtime", "verify", "--dir", str(directory)]) == 1
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("quickjs"))
+    assert line.split()[1] == "invalid"
+
+
+def test_status_of_an_empty_directory_names_the_install_command(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["runtime", "status", "--dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "missing" in out and "`wasm-exec runtime install`" in out
+    assert main(["runtime", "verify", "--dir", str(tmp_path)]) == 1
+
+
+def test_path_honours_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("SANDBOX_WASM_RUNTIME_DIR", str(tmp_path))
+    assert main(["runtime", "path"]) == 0
+    assert capsys.readouterr().out.strip() == str(tmp_path)
