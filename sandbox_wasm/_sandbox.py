@@ -158,6 +158,14 @@ class Sandbox:
             return policy
         return allowing_modules(policy, self._image_packages)
 
+    def request_policy(self, policy: PolicyLike | None) -> tuple[AuditPolicy, bytes]:
+        """The policy a request runs under (`policy`, else this sandbox's; an image's
+        packages allowed) and its line in the request."""
+        resolved = self._with_image_packages(resolve_policy(policy, self.policy))
+        if self._image_packages:
+            return resolved, image_policy_line(resolved, self._image_packages)
+        return resolved, policy_line(resolved)
+
     def _program(self, language: Language) -> GuestProgram:
         program = self._programs.get(language)
         if program is None:
@@ -233,9 +241,7 @@ class Sandbox:
         # One fresh instance audits and then runs: the guest parses the source, writes its
         # audit answer before any user code runs, and runs the code only if the policy
         # (judged by the same function as on the host) allows it.
-        policy = self._with_image_packages(resolve_policy(policy, self.policy))
-        line = (image_policy_line(policy, self._image_packages) if self._image_packages
-                else policy_line(policy))
+        policy, line = self.request_policy(policy)
         offered = self.tools if tools is None else build_tools(tools)
         if offered and not program.has_filesystem:
             raise InvalidRequestError(

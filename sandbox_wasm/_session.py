@@ -33,7 +33,7 @@ from ._guest_memory import MemoryStateError, apply, capture
 from ._guest_program import GuestOutcome, LiveInstance
 from ._models import MIB, ExecutionResult, Limits, SessionCall, TimeoutProfile
 from ._outcome import ResultBuilder
-from ._policy import AuditPolicy, PolicyLike, policy_line, resolve_policy
+from ._policy import AuditPolicy, PolicyLike
 from ._request import (
     audit_budget,
     check_language,
@@ -101,7 +101,8 @@ class Session:
             limits if limits is not None else self._sandbox.limits,
             profile=profile, timeout_ms=timeout_ms, memory_mb=memory_mb,
         )
-        self.policy: AuditPolicy = resolve_policy(policy, self._sandbox.policy)
+        self.policy: AuditPolicy
+        self.policy, self._policy_line = self._sandbox.request_policy(policy)
         #: Host tools every call offers (`execute(tools=...)` replaces them for one call).
         self.tools = self._sandbox.tools if tools is None else build_tools(tools)
         self.on_trap: OnTrap = on_trap
@@ -209,7 +210,7 @@ class Session:
         source = coerce_source(code, effective.max_source_bytes)
         inputs = coerce_files(files, effective.max_input_bytes)
         offered = self.tools if tools is None else build_tools(tools)
-        payload = request_payload(MODE_SESSION, offered, policy_line(self.policy), source)
+        payload = request_payload(MODE_SESSION, offered, self._policy_line, source)
         with self._lock:
             self._check_open()
             fs = self._instance.fs

@@ -166,6 +166,10 @@ def test_files_and_sessions_work_in_an_image(box: sw.Sandbox) -> None:
     with sw.Session(sandbox=box) as session:
         session.execute("from tabulate import tabulate\nrows = [[1, 2]]")
         assert session.execute("print(tabulate(rows))").stdout.split()[:2] == ["-", "-"]
+    # A session's own policy gets the image's packages too.
+    with sw.Session(sandbox=box, policy="strict") as strict:
+        assert strict.execute(TABLE_CODE).stdout == TABULATE_TABLE
+        assert strict.execute("import json\nimport os").status == "blocked"
 
 
 @pytest.fixture(scope="module")
