@@ -93,7 +93,10 @@ class Sandbox:
         self,
         *,
         policy: PolicyLike | None = None,
-        limits: Limits | None = None,
+        limits: Limits | dict[str, object] | None = None,
+        timeout_ms: int | None = None,
+        memory_mb: int | None = None,
+        profile: TimeoutProfile | str | None = None,
         runtime_directory: Path | str | None = None,
         python_runtime: str | None = None,
         image: Path | str | None = None,
@@ -107,7 +110,10 @@ class Sandbox:
         self._image_packages = frozenset(
             self._image.manifest.packages if self._image and allow_image_packages else ())
         self.policy = self._with_image_packages(resolve_policy(policy, DEFAULT_POLICY))
-        self.limits = limits or Limits()
+        #: The default limits of its executions (`limits` with `profile`, `timeout_ms` and
+        #: `memory_mb` applied over it, as in `execute()`).
+        self.limits = resolve_limits(limits, profile=profile, timeout_ms=timeout_ms,
+                                     memory_mb=memory_mb)
         #: Host tools every execution offers the guest (`execute(tools=...)` replaces them).
         self.tools = build_tools(tools)
         self._runtime_directory = Path(runtime_directory) if runtime_directory else None

@@ -383,6 +383,17 @@ def test_a_finaliser_that_never_returns_times_out(sandbox: sw.Sandbox) -> None:
     assert (result.status, result.exit_code) == ("timeout", 124)
 
 
+def test_sandbox_takes_the_limit_keywords_of_execute() -> None:
+    box = sw.Sandbox(limits={"max_stdout_bytes": 1_000}, timeout_ms=1_500, memory_mb=64)
+    assert (box.limits.timeout_ms, box.limits.memory_mb, box.limits.max_stdout_bytes) == (
+        1_500, 64, 1_000)
+    assert sw.Sandbox(profile="fast_1s").limits.timeout_ms == 1_000
+    assert sw.Sandbox(limits=sw.Limits(timeout_ms=700)).limits.timeout_ms == 700
+    with pytest.raises(sw.InvalidRequestError, match="timeout_ms"):
+        sw.Sandbox(timeout_ms=0)
+    assert box.execute("print(len('x' * 5_000))").stdout == "5000\n"
+
+
 def test_policies_by_preset_name() -> None:
     assert sw.execute("import sys\nsys.exit(0)", policy="strict").status == "blocked"
     assert sw.execute("import sys\nsys.exit(0)", policy="balanced").status == "succeeded"
