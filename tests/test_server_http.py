@@ -290,7 +290,8 @@ def test_rate_limit_is_429_with_retry_after(limited_server: LiveServer) -> None:
         assert client.post(TOOL, json={"python_script": "print(1)"}).status_code == 200
     refused = client.post(TOOL, json={"python_script": "print(1)"})
     assert refused.status_code == 429
-    assert 1 <= int(refused.headers["retry-after"]) <= 20
+    # A moving window: the next request is allowed when the oldest leaves it.
+    assert 1 <= int(refused.headers["retry-after"]) <= 60
     assert error_of(refused)["code"] == "rate_limited"
     # The limit is on the tools only: health, metrics and jobs keep answering.
     assert client.get("/healthz").status_code == 200

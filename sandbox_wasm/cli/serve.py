@@ -3,80 +3,157 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
+import sys
+import typing
 from collections.abc import Sequence
 
 from pydantic import ValidationError
+from pydantic.fields import FieldInfo
 
 from .._sandbox import Sandbox
-from ..server._settings import ENV_VARS, GatewaySettings, settings_from_env
+from ..server._auth import hash_key
+from ..server._settings import (
+    CONFIG_ENV_VAR,
+    ENV_VARS,
+    ConfigFileError,
+    GatewaySettings,
+    load_settings,
+)
 from ._common import EXIT_OK, OneLineParser, UsageError, report_failure
-from ._tool_flags import add_tool_args
+from ._tool_flags import TOOL_FLAGS, add_tool_args
 
 # uvicorn waits this long for in-flight requests on shutdown: the longest execution
 # (30 s) plus a margin, so a deploy does not cut a running request short.
 GRACEFUL_SHUTDOWN_SECONDS = 35
 
+#: What the help adds to a setting's description, where a flag needs a word of its own.
+_NOTES = {
+    "session_key": "a flag shows in the process list, prefer the env or the config file",
+    "api_key_hashes": "repeatable",
+}
+_METAVARS = {"api_key_hashes": "NAME:SHA256HEX[:SCOPES]", "redis_url": "URL"}
+
+
+def _default(name: str, info: FieldInfo) -> str:
+    if name == "workers":
+        return "usable CPUs"
+    default = info.get_default(call_default_factory=False)
+    if default in (None, ()):
+        return "unset"
+    if isinstance(default, bool):
+        return "on" if default else "off"
+    return f"{default:g}" if isinstance(default, float) else str(default)
+
+
+def _add_setting(parser: argparse.ArgumentParser, name: str, info: FieldInfo) -> None:
+    """One flag for setting `name`, its type, choices and help from the model's field."""
+    flag = "--" + name.replace("_", "-")
+    note = f"; {_NOTES[name]}" if name in _NOTES else ""
+    description = (info.description or name).rstrip(".")
+    text = f"{description}{note} (default {_default(name, info)}) [env {ENV_VARS[name]}]"
+    kinds = [k for k in typing.get_args(info.annotation) if k is not type(None)] or [
+        info.annotation]
+    kind = kinds[0]
+    if typing.get_origin(info.annotation) is typing.Literal:
+        parser.add_argument(flag, choices=typing.get_args(info.annotation), help=text)
+    elif kind is bool and info.default is True:
+        parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=None,
+                            help=text)
+    elif kind is bool:
+        parser.add_argument(flag, action="store_const", const=True, help=text)
+    elif typing.get_origin(info.annotation) is tuple:
+        parser.add_argument(flag, dest=name, action="append", help=text,
+                            metavar=_METAVARS.get(name))
+    else:
+        convert = kind if kind in (int, float) else str
+        metavar = _METAVARS.get(name, "N" if kind in (int, float) else None)
+        parser.add_argument(flag, type=convert, help=text, metavar=metavar)
+
 
 def _parser() -> argparse.ArgumentParser:
-    fields = GatewaySettings.model_fields
-
-    def helptext(name: str) -> str:
-        return f"{fields[name].description} [env {ENV_VARS[name]}]"
-
     parser = OneLineParser(
         prog="wasm-exec serve",
         description="Serve the sandbox over HTTP (FastAPI + uvicorn; docs at /docs).",
-        epilog="Flags win over environment variables. One process: the rate limiter and "
-        "sessions live in memory, and so do async jobs unless --redis-url shares them "
-        "between replicas (with it, replicas also tell which one holds a session).",
+        epilog="Precedence: flags, then SANDBOX_WASM_* environment variables, then the "
+        "config file, then the defaults. Without API keys the gateway listens on loopback "
+        "only. One process: sessions live in memory, and so do async jobs and the rate "
+        "limiter's counts unless --redis-url shares them between replicas (with it, "
+        "replicas also tell which one holds a session).",
     )
-    parser.add_argument("--host", help=helptext("host") + " (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, help=helptext("port") + " (default 8000)")
-    parser.add_argument("--workers", type=int, help=helptext("workers") + " (default: CPUs)")
-    parser.add_argument("--queue", type=int, help=helptext("queue") + " (default 16)")
-    parser.add_argument("--rate-limit", type=int, help=helptext("rate_limit") + " (default 60)")
-    parser.add_argument("--max-source-bytes", type=int, help=helptext("max_source_bytes"))
-    parser.add_argument("--max-input-bytes", type=int, help=helptext("max_input_bytes"))
-    parser.add_argument("--job-ttl-seconds", type=float, help=helptext("job_ttl_seconds"))
-    parser.add_argument("--max-jobs", type=int, help=helptext("max_jobs"))
-    parser.add_argument("--redis-url", help=helptext("redis_url"))
-    parser.add_argument("--job-lease-seconds", type=float, help=helptext("job_lease_seconds"))
-    parser.add_argument("--max-sessions", type=int,
-                        help=helptext("max_sessions") + " (default 32)")
-    parser.add_argument("--session-memory-mb", type=int,
-                        help=helptext("session_memory_mb") + " (default 4096)")
-    parser.add_argument("--session-idle-seconds", type=float,
-                        help=helptext("session_idle_seconds") + " (default 600)")
     parser.add_argument(
-        "--session-key",
-        help=helptext("session_key") + "; a flag shows in the process list, prefer the env",
+        "--config", metavar="FILE",
+        help="read settings from this TOML (.toml) or JSON (.json) file: the field names "
+        f"below, e.g. rate_limit = 120 [env {CONFIG_ENV_VAR}]",
     )
-    parser.add_argument("--max-snapshot-bytes", type=int, help=helptext("max_snapshot_bytes"))
     parser.add_argument(
-        "--log-level", choices=("critical", "error", "warning", "info", "debug"),
-        help=f"uvicorn log level [env {ENV_VARS['log_level']}]",
+        "--hash-key", action="store_true",
+        help="print the SHA-256 hash of the API key read from standard input (one line), "
+        "for api_key_hashes, and exit",
     )
+    for name, info in GatewaySettings.model_fields.items():
+        if name not in TOOL_FLAGS:
+            _add_setting(parser, name, info)
     add_tool_args(parser, scope="offered to the requests that name them (tools: [...]) and "
                   "listed by GET /v1/host-tools; env: a JSON array or one entry", env=ENV_VARS)
     return parser
 
 
-def _settings(argv: list[str]) -> GatewaySettings:
-    args = _parser().parse_args(argv)
+def _settings(args: argparse.Namespace) -> GatewaySettings:
+    flags = {k: v for k, v in vars(args).items() if k not in ("config", "hash_key")}
     try:
-        return settings_from_env(**vars(args))
+        settings = load_settings(flags, config_file=args.config)
+    except ConfigFileError as exc:
+        raise UsageError(str(exc)) from None
     except ValidationError as exc:
         first = exc.errors()[0]
         name = str(first["loc"][0]) if first.get("loc") else "settings"
         raise UsageError(
             f"invalid {name} ({ENV_VARS.get(name, name)}): {first['msg']}"
         ) from None
+    if not settings.api_key_hashes and not settings.insecure_no_auth and not _loopback(
+            settings.host):
+        raise UsageError(
+            f"refusing to listen on {settings.host} without API keys (anyone reaching it "
+            "could run code): set --api-key-hashes (SANDBOX_WASM_API_KEY_HASHES), or listen "
+            "on 127.0.0.1, or pass --insecure-no-auth")
+    return settings
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _announce(settings: GatewaySettings) -> None:
+    """One line on stderr saying who may use the gateway."""
+    keys = len(settings.api_key_hashes)
+    if keys:
+        print(f"wasm-exec serve: {keys} API key(s); requests need Authorization: Bearer",
+              file=sys.stderr)
+    elif _loopback(settings.host):
+        print(f"wasm-exec serve: no API keys: listening on loopback ({settings.host}) only, "
+              "without authentication", file=sys.stderr)
+    else:
+        print(f"wasm-exec serve: WARNING: no API keys (--insecure-no-auth): anyone reaching "
+              f"{settings.host} can run code", file=sys.stderr)
 
 
 def main(argv: Sequence[str]) -> int:
     """Entry point of `wasm-exec serve`; returns the exit status."""
     try:
-        settings = _settings(list(argv))
+        args = _parser().parse_args(list(argv))
+        if args.hash_key:
+            key = sys.stdin.readline().rstrip("\r\n")
+            if not key:
+                raise UsageError("--hash-key: give the key on standard input")
+            print(hash_key(key))
+            return EXIT_OK
+        settings = _settings(args)
     except UsageError as exc:
         return report_failure("wasm-exec serve", exc)
 
@@ -96,6 +173,7 @@ def main(argv: Sequence[str]) -> int:
         tools.start()
     except ToolConfigError as exc:
         return report_failure("wasm-exec serve", UsageError(str(exc)))
+    _announce(settings)
     try:
         uvicorn.run(
             app,
@@ -107,3 +185,5 @@ def main(argv: Sequence[str]) -> int:
     finally:
         tools.close()
     return EXIT_OK
+
+

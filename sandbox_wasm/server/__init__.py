@@ -13,6 +13,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ._auth import hash_key
     from ._gateway_tools import ToolConfigError
     from ._http import create_app
     from ._jobs import InMemoryJobStore, JobStore
@@ -34,9 +35,10 @@ if TYPE_CHECKING:
         SessionInfo,
     )
     from ._sessions import SessionCaps
-    from ._settings import GatewaySettings, settings_from_env
+    from ._settings import ConfigFileError, GatewaySettings, load_settings, settings_from_env
 
 _EXPORTS = {
+    "hash_key": "._auth",
     "ToolConfigError": "._gateway_tools",
     "create_app": "._http",
     "InMemoryJobStore": "._jobs",
@@ -60,12 +62,15 @@ _EXPORTS = {
     "SessionExecuteRequest": "._schemas",
     "SessionInfo": "._schemas",
     "SessionCaps": "._sessions",
+    "ConfigFileError": "._settings",
     "GatewaySettings": "._settings",
+    "load_settings": "._settings",
     "settings_from_env": "._settings",
 }
 
 __all__ = [
     "BridgeError",
+    "ConfigFileError",
     "ErrorResponse",
     "GatewaySettings",
     "HostTool",
@@ -88,6 +93,8 @@ __all__ = [
     "ToolConfigError",
     "create_app",
     "create_mcp_server",
+    "hash_key",
+    "load_settings",
     "serve_stdio",
     "settings_from_env",
 ]

@@ -24,12 +24,12 @@ import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from fastapi import FastAPI, Query, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.formparsers import MultiPartException
@@ -43,6 +43,7 @@ from .._models import (
     ErrorInfo,
     ExecutionResult,
     Language,
+    Limits,
     TimeoutProfile,
 )
 from .._request import MAX_INPUT_FILES, coerce_files, coerce_source
@@ -51,6 +52,7 @@ from .._session import OnTrap
 from .._session_snapshot import SnapshotError
 from .._tools import Tool, ToolsLike, build_tools
 from .._version import __version__
+from ._auth import Authenticator, needed_scope, owner_tag
 from ._gateway_tools import GatewayTools, ToolConfigError, UnknownToolError
 from ._jobs import InMemoryJobStore, JobStore, JobStoreUnavailable
 from ._metrics import CONTENT_TYPE, GatewayMetrics
@@ -108,6 +110,8 @@ FILE_PART = "files"
 OVERLOAD_RETRY_AFTER = 1
 #: Seconds a client is told to wait when the shared job store (Redis) cannot be reached.
 JOB_STORE_RETRY_AFTER = 2
+#: The deadline of a request that asks for none (the library's).
+DEFAULT_TIMEOUT_MS = Limits().timeout_ms
 #: Response header naming the replica that holds a session (on a 421).
 REPLICA_HEADER = "Sandbox-Session-Replica"
 
@@ -280,10 +284,44 @@ async def _form_request(request: Request) -> SafeExecRequest:
     return _validated(SafeExecRequest, {**fields, "files": files})
 
 
+def owner_of(request: Request) -> str | None:
+    """The name of the API key that made `request` (None on a gateway without keys)."""
+    return getattr(request.state, "owner", None)
+
+
+def unauthorized(message: str) -> ApiError:
+    return ApiError(401, "unauthorized", message,
+                    headers={"WWW-Authenticate": 'Bearer realm="sandbox-wasm"'},
+                    reason="unauthorized")
+
+
+async def authenticate(
+    auth: Authenticator | None, scope: Scope, *, public_health: bool
+) -> str | ApiError | None:
+    """The owner (the key's name) of an HTTP request, None when it needs no key, or the
+    refusal: 401 without a valid key, 403 for a key without the path's scope."""
+    if auth is None:
+        return None
+    needed = needed_scope(scope["path"], public_health=public_health)
+    if needed is None:
+        return None
+    header = dict(scope["headers"]).get(b"authorization")
+    if header is None:
+        return unauthorized("this gateway needs an API key: Authorization: Bearer <key>")
+    key = auth.owner(header)
+    if key is None:
+        return unauthorized("the API key is malformed or unknown")
+    if needed not in key.scopes:
+        return ApiError(403, "forbidden", f"API key {key.name!r} lacks the {needed!r} scope "
+                        f"this path needs", reason="forbidden")
+    return key.name
+
+
 class _RequestGuard:
-    """ASGI middleware applying the per-client rate limit (on the paths that run code) and
-    the request body cap (the snapshot cap for a restore), both before the body is read: a
-    flood or an oversized body is refused without costing memory or a worker."""
+    """ASGI middleware applying authentication, the per-client rate limit (on the paths
+    that run code) and the request body cap (the snapshot cap for a restore), all before
+    the body is read: a stranger, a flood or an oversized body is refused without costing
+    memory or a worker."""
 
     def __init__(
         self, app: ASGIApp, *, limiter: RateLimiter | None, settings: GatewaySettings,
@@ -293,14 +331,25 @@ class _RequestGuard:
         self.limiter = limiter
         self.settings = settings
         self.metrics = metrics
+        keys = settings.api_keys
+        self.auth = Authenticator(keys) if keys else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        owner = await authenticate(self.auth, scope,
+                                   public_health=self.settings.public_health)
+        if isinstance(owner, ApiError):
+            self.metrics.reject(owner.reason or "unauthorized")
+            await owner.response()(scope, receive, send)
+            return
+        scope.setdefault("state", {})["owner"] = owner
         if self.limiter is not None and scope["path"].startswith(RATE_LIMITED_PREFIXES):
             client = scope.get("client")
-            retry_after = self.limiter.check(client[0] if client else "unknown")
+            identity = (f"key:{owner}" if owner is not None
+                        else f"addr:{client[0] if client else 'unknown'}")
+            retry_after = await self.limiter.check(identity)
             if retry_after is not None:
                 self.metrics.reject("rate_limited")
                 error = ApiError(
@@ -387,6 +436,13 @@ def _utc(timestamp: float) -> datetime:
     return datetime.fromtimestamp(timestamp, UTC)
 
 
+def store_id(owner: str | None, job_id: str) -> str:
+    """The id a job has in the job store: scoped by its owner, so that a key looking up
+    another key's job id finds nothing (404), on this replica or any other."""
+    tag = owner_tag(owner)
+    return job_id if tag is None else f"{tag}-{job_id}"
+
+
 class _Gateway:
     """What the routes share: the sandbox, the pool, the job store, the sessions (and with
     Redis their directory) and the metrics."""
@@ -447,6 +503,28 @@ class _Gateway:
             raise ApiError(400, "invalid_request", str(exc), field=exc.field,
                            reason="invalid_request") from None
 
+    def capped_timeout(
+        self, limits: dict[str, int], field: str, profile: TimeoutProfile | None = None
+    ) -> dict[str, int]:
+        """`limits` within the server's `max_timeout_ms`: a request asking for more is a
+        400 naming `field` (refused, not clamped: a client must not believe it got a
+        deadline it did not); one asking nothing gets the library's default or the cap,
+        whichever is less."""
+        cap = self.settings.max_timeout_ms
+        asked = limits.get("timeout_ms")
+        if profile is not None and asked is None and TIMEOUT_PROFILES[profile] > cap:
+            raise ApiError(
+                400, "invalid_request", f"timeout_profile: {profile} asks for "
+                f"{TIMEOUT_PROFILES[profile]} ms, over this server's max_timeout_ms of {cap}",
+                field="timeout_profile", reason="invalid_request")
+        if asked is not None and asked > cap:
+            raise ApiError(
+                400, "invalid_request", f"{field}: {asked} ms is over this server's "
+                f"max_timeout_ms of {cap}", field=field, reason="invalid_request")
+        if asked is None and profile is None and cap < DEFAULT_TIMEOUT_MS:
+            return {**limits, "timeout_ms": cap}
+        return limits
+
     def select_tools(self, names: Sequence[str]) -> list[Tool]:
         """The host tools a request names (none unless it names some); 400 naming those
         this server does not offer."""
@@ -498,6 +576,7 @@ class _Gateway:
     ) -> ExecutionResult:
         self.check_source(code, field)
         self.check_files(files or {})
+        limits = self.capped_timeout(limits or {}, "limits.timeout_ms", profile)
         try:
             return await self.pool.run(
                 self._task(code, language, limits or {}, profile, files, tools))
@@ -515,10 +594,13 @@ class _Gateway:
     async def submit_job(
         self, code: str, *, language: Language, limits: dict[str, int],
         files: Mapping[str, bytes] | None = None, tools: Sequence[Tool] = (),
+        owner: str | None = None,
     ) -> JobAccepted:
         self.check_source(code, "code")
         self.check_files(files or {})
-        job_id = uuid.uuid4().hex
+        limits = self.capped_timeout(limits, "limits.timeout_ms")
+        public_id = uuid.uuid4().hex
+        job_id = store_id(owner, public_id)
         await self.jobs.create(job_id)
         loop = asyncio.get_running_loop()
 
@@ -534,7 +616,13 @@ class _Gateway:
         task = asyncio.create_task(self._complete(job_id, asyncio.wrap_future(future)))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-        return JobAccepted(job_id=job_id, status="queued")
+        return JobAccepted(job_id=public_id, status="queued")
+
+    async def job(self, job_id: str, owner: str | None) -> Job | None:
+        """`owner`'s job `job_id`, or None (another key's job is as unknown as a job that
+        never was)."""
+        job = await self.jobs.get(store_id(owner, job_id))
+        return None if job is None else job.model_copy(update={"job_id": job_id})
 
     async def _mark_running(self, job_id: str) -> None:
         try:
@@ -606,23 +694,27 @@ class _Gateway:
             raise ApiError(500, "runtime_unavailable", str(exc)) from None
 
     async def in_session(
-        self, session_id: str, work: Callable[[], Awaitable[T]], *, renew: bool = True,
-        source_field: str = "code",
+        self, session_id: str, work: Callable[[], Awaitable[T]], *, owner: str | None,
+        renew: bool = True, source_field: str = "code",
     ) -> T:
-        """`work()` on session `session_id`, its failures as ApiErrors; with Redis and
-        `renew`, the directory's record of the session renewed (its TTL is the idle TTL)."""
+        """`work()` on `owner`'s session `session_id`, its failures as ApiErrors; with
+        Redis and `renew`, the directory's record of the session renewed (its TTL is the
+        idle TTL). Another key's session is unknown (404), as if it did not exist."""
         try:
             with self.session_errors(session_id, source_field):
+                if self.sessions.get(session_id).owner != owner:
+                    raise SessionNotFound(session_id)
                 result = await work()
         except SessionNotFound:
-            raise await self.session_missing(session_id) from None
+            raise await self.session_missing(session_id, owner) from None
         if renew and self.directory is not None:
-            await self.directory.claim(session_id)
+            await self.directory.claim(session_id, owner)
         return result
 
-    async def session_missing(self, session_id: str) -> ApiError:
+    async def session_missing(self, session_id: str, owner: str | None) -> ApiError:
         """404, or 421 when the shared directory says another replica holds the session."""
-        holder = await self.directory.holder(session_id) if self.directory else None
+        holder = (await self.directory.holder(session_id, owner)
+                  if self.directory else None)
         if holder is not None and holder != self.replica:
             return ApiError(
                 421, "session_on_other_replica",
@@ -643,13 +735,14 @@ class _Gateway:
         with self.session_errors():
             entry = await work()
         if self.directory is not None:
-            await self.directory.claim(entry.id)
+            await self.directory.claim(entry.id, entry.owner)
         return self.session_info(entry)
 
-    async def close_session(self, session_id: str) -> None:
-        await self.in_session(session_id, lambda: self.sessions.close(session_id), renew=False)
+    async def close_session(self, session_id: str, owner: str | None) -> None:
+        await self.in_session(session_id, lambda: self.sessions.close(session_id),
+                              owner=owner, renew=False)
         if self.directory is not None:
-            await self.directory.forget(session_id)
+            await self.directory.forget((session_id, owner))
 
     def session_info(self, entry: SessionEntry) -> SessionInfo:
         session = entry.session
@@ -679,7 +772,10 @@ class _Gateway:
 class Health(BaseModel):
     """Liveness and load of the gateway."""
 
-    status: str
+    status: str = Field(description="ok, or degraded when the shared Redis is unreachable "
+                        "(synchronous runs still work; jobs answer 503).")
+    redis: Literal["ok", "unreachable"] | None = Field(
+        None, description="With --redis-url: whether this replica reaches the Redis.")
     version: str
     workers: int
     busy: int
@@ -783,7 +879,8 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.gateway = gateway
-    limiter = RateLimiter(settings.rate_limit) if settings.rate_limit else None
+    limiter = (RateLimiter(settings.rate_limit, redis_url=settings.redis_url)
+               if settings.rate_limit else None)
     app.add_middleware(
         _RequestGuard, limiter=limiter, settings=settings, metrics=gateway.metrics,
     )
@@ -886,7 +983,7 @@ def _add_routes(app: FastAPI, gateway: _Gateway) -> None:
         accepted = await gateway.submit_job(
             body.code, language=body.language,
             limits=body.limits.as_limits(settings.max_source_bytes), files=body.files,
-            tools=gateway.select_tools(body.tools),
+            tools=gateway.select_tools(body.tools), owner=owner_of(request),
         )
         response.headers["Location"] = f"/v1/jobs/{accepted.job_id}"
         return accepted
@@ -900,8 +997,8 @@ def _add_routes(app: FastAPI, gateway: _Gateway) -> None:
         },
         summary="State and (when done) result of a background execution",
     )
-    async def get_job(job_id: str) -> Job:
-        job = await gateway.jobs.get(job_id)
+    async def get_job(job_id: str, request: Request) -> Job:
+        job = await gateway.job(job_id, owner_of(request))
         if job is None:
             raise ApiError(
                 404, "job_not_found",
@@ -917,7 +1014,7 @@ def _add_routes(app: FastAPI, gateway: _Gateway) -> None:
         description=EXECUTE_DESCRIPTION,
     )
     async def execute_python_sandbox(
-        body: SandboxToolRequest | None = None,
+        request: Request, body: SandboxToolRequest | None = None,
         demo: Annotated[bool, Query(
             description="Run the built-in demo script instead of python_script (which may "
             "then be omitted); the response says so."
@@ -938,10 +1035,11 @@ def _add_routes(app: FastAPI, gateway: _Gateway) -> None:
             session_id = body.session_id
             gateway.check_source(script, "python_script")
             gateway.check_files(files)
+            gateway.capped_timeout({}, "timeout_profile", profile)
             overrides = {"timeout_ms": TIMEOUT_PROFILES[profile]}
             result = await gateway.in_session(session_id, lambda: gateway.sessions.execute(
                 session_id, script, overrides=overrides, files=files, tools=()),
-                source_field="python_script")
+                owner=owner_of(request), source_field="python_script")
         else:
             result = await gateway.execute(script, field="python_script", profile=profile,
                                            files=files)
@@ -960,8 +1058,12 @@ def _add_routes(app: FastAPI, gateway: _Gateway) -> None:
     @app.get("/healthz", response_model=Health, summary="Liveness and load")
     async def healthz() -> Health:
         pool = gateway.pool
+        redis = None
+        if gateway.directory is not None:
+            redis = "ok" if await gateway.directory.ping() else "unreachable"
         return Health(
-            status="ok", version=__version__, workers=pool.workers, busy=pool.busy,
+            status="degraded" if redis == "unreachable" else "ok", redis=redis,
+            version=__version__, workers=pool.workers, busy=pool.busy,
             queued=pool.queued, queue_capacity=pool.queue_capacity,
             sessions=gateway.sessions.live, max_sessions=settings.max_sessions,
             replica=gateway.replica,
@@ -977,7 +1079,8 @@ def _add_routes(app: FastAPI, gateway: _Gateway) -> None:
 
 def _add_session_routes(app: FastAPI, gateway: _Gateway) -> None:
     """/v1/sessions: interpreters whose state lives across calls, addressed by their id
-    (the id is the credential: whoever holds it may use the session)."""
+    (without API keys the id is the credential: whoever holds it may use the session; with
+    keys, only the key that opened it may)."""
     settings = gateway.settings
     sessions = gateway.sessions
     session_path = "/v1/sessions/{session_id}"
@@ -987,7 +1090,7 @@ def _add_session_routes(app: FastAPI, gateway: _Gateway) -> None:
         responses=_SESSION_ERRORS, summary="Open a session (its globals persist across calls)",
     )
     async def open_session(
-        response: Response, body: SessionCreateRequest | None = None
+        request: Request, response: Response, body: SessionCreateRequest | None = None
     ) -> SessionInfo:
         body = body or SessionCreateRequest()
         try:
@@ -995,9 +1098,12 @@ def _add_session_routes(app: FastAPI, gateway: _Gateway) -> None:
         except InvalidRequestError as exc:
             raise refusal(exc, "code") from None
         info = await gateway.opened(lambda: sessions.open(
-            limits={**body.as_limits(settings.max_source_bytes), **gateway.server_limits()},
+            limits={**gateway.capped_timeout(body.as_limits(settings.max_source_bytes),
+                                             "timeout_ms"),
+                    **gateway.server_limits()},
             policy=policy,
             on_trap=body.on_trap,
+            owner=owner_of(request),
         ))
         response.headers["Location"] = f"/v1/sessions/{info.id}"
         return info
@@ -1021,7 +1127,7 @@ def _add_session_routes(app: FastAPI, gateway: _Gateway) -> None:
     ) -> SessionInfo:
         data = await request.body()
         info = await gateway.opened(lambda: sessions.restore(
-            data, key=gateway.snapshot_key, on_trap=on_trap,
+            data, key=gateway.snapshot_key, on_trap=on_trap, owner=owner_of(request),
         ))
         response.headers["Location"] = f"/v1/sessions/{info.id}"
         return info
@@ -1030,18 +1136,19 @@ def _add_session_routes(app: FastAPI, gateway: _Gateway) -> None:
         session_path, response_model=SessionInfo, responses=_SESSION_ERRORS,
         summary="A session's state: calls, memory, idle time, expiry",
     )
-    async def get_session(session_id: str) -> SessionInfo:
+    async def get_session(session_id: str, request: Request) -> SessionInfo:
         async def look() -> SessionEntry:
             return sessions.get(session_id)
 
-        return gateway.session_info(await gateway.in_session(session_id, look, renew=False))
+        return gateway.session_info(await gateway.in_session(
+            session_id, look, owner=owner_of(request), renew=False))
 
     @app.delete(
         session_path, status_code=204, response_class=Response, responses=_SESSION_ERRORS,
         summary="Close a session and free its memory",
     )
-    async def close_session(session_id: str) -> Response:
-        await gateway.close_session(session_id)
+    async def close_session(session_id: str, request: Request) -> Response:
+        await gateway.close_session(session_id, owner_of(request))
         return Response(status_code=204)
 
     @app.post(
@@ -1049,14 +1156,17 @@ def _add_session_routes(app: FastAPI, gateway: _Gateway) -> None:
         summary="Audit and run code in a session; the result says what became of it",
     )
     async def execute_in_session(
-        session_id: str, body: SessionExecuteRequest
+        session_id: str, body: SessionExecuteRequest, request: Request
     ) -> ExecutionResult:
         gateway.check_source(body.code, "code")
         gateway.check_files(body.files)
+        overrides = body.overrides()
+        if "timeout_ms" in overrides:
+            gateway.capped_timeout(overrides, "timeout_ms")
         tools = gateway.select_tools(body.tools)
         return await gateway.in_session(session_id, lambda: sessions.execute(
-            session_id, body.code, overrides=body.overrides(), files=body.files, tools=tools,
-        ))
+            session_id, body.code, overrides=overrides, files=body.files, tools=tools,
+        ), owner=owner_of(request))
 
     @app.get(
         session_path + "/snapshot", response_class=Response, responses={
@@ -1068,10 +1178,10 @@ def _add_session_routes(app: FastAPI, gateway: _Gateway) -> None:
         },
         summary="Download a session's state as a signed snapshot",
     )
-    async def snapshot_session(session_id: str) -> Response:
+    async def snapshot_session(session_id: str, request: Request) -> Response:
         data = await gateway.in_session(
             session_id, lambda: sessions.snapshot(session_id, key=gateway.snapshot_key),
-            renew=False,
+            owner=owner_of(request), renew=False,
         )
         return Response(data, media_type="application/octet-stream", headers={
             "Content-Disposition": f'attachment; filename="session-{session_id}.snapshot"',

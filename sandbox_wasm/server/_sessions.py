@@ -109,6 +109,8 @@ class SessionEntry:
     busy: bool = False
     #: Closed (forgotten) while busy: the call in progress closes it when it ends.
     closing: bool = False
+    #: The name of the API key that opened it (None on a gateway without keys).
+    owner: str | None = None
 
     @property
     def id(self) -> str:
@@ -265,10 +267,10 @@ class SessionRegistry:
                        if not entry.busy), default=now + self.caps.idle_seconds)
         return max(1, math.ceil(soonest - now))
 
-    def _admit(self, session: Session, reserved: int) -> SessionEntry:
+    def _admit(self, session: Session, reserved: int, owner: str | None) -> SessionEntry:
         now = time.time()
         entry = SessionEntry(session, reserved, created_at=now, last_used=now,
-                             memory_bytes=session.memory_bytes)
+                             memory_bytes=session.memory_bytes, owner=owner)
         with self._lock:
             self._opening -= 1
             self._entries[entry.id] = entry
@@ -303,7 +305,8 @@ class SessionRegistry:
 
     # -- the work ------------------------------------------------------------------------
     async def open(
-        self, *, limits: dict[str, int], policy: AuditPolicy, on_trap: OnTrap
+        self, *, limits: dict[str, int], policy: AuditPolicy, on_trap: OnTrap,
+        owner: str | None = None,
     ) -> SessionEntry:
         """A new session under `limits` and `policy`. Raises SessionsFull over a cap,
         InvalidRequestError for a session that could never fit, and whatever the runner
@@ -315,9 +318,11 @@ class SessionRegistry:
             return Session(limits=limits, policy=policy, sandbox=self.sandbox,
                            on_trap=on_trap, idle_timeout_s=self.caps.idle_seconds)
 
-        return await self._opened(create, reserved)
+        return await self._opened(create, reserved, owner)
 
-    async def restore(self, data: bytes, *, key: bytes, on_trap: OnTrap) -> SessionEntry:
+    async def restore(
+        self, data: bytes, *, key: bytes, on_trap: OnTrap, owner: str | None = None
+    ) -> SessionEntry:
         """A new session holding the state of snapshot `data` (signed with `key`), under
         the snapshot's limits and policy. Raises SnapshotError for one that cannot be
         restored, and what `open` raises."""
@@ -333,15 +338,17 @@ class SessionRegistry:
                                           field="snapshot")
             return session
 
-        return await self._opened(create, reserved)
+        return await self._opened(create, reserved, owner)
 
-    async def _opened(self, create: Callable[[], Session], reserved: int) -> SessionEntry:
+    async def _opened(
+        self, create: Callable[[], Session], reserved: int, owner: str | None
+    ) -> SessionEntry:
         try:
             session = await self._run(create)
         except BaseException:
             self._cancel(reserved)
             raise
-        return self._admit(session, reserved)
+        return self._admit(session, reserved, owner)
 
     async def execute(
         self, session_id: str, code: str, *, overrides: dict[str, int] | None = None,
@@ -399,10 +406,10 @@ class SessionRegistry:
                 raise SessionNotFound(session_id)
             self._release(entry)
 
-    def close_all(self) -> list[str]:
-        """Close and forget every session (on shutdown); their ids."""
+    def close_all(self) -> list[tuple[str, str | None]]:
+        """Close and forget every session (on shutdown); their ids and owners."""
         with self._lock:
             entries, self._entries = list(self._entries.values()), {}
             for entry in entries:
                 self._release(entry)
-        return [entry.id for entry in entries]
+        return [(entry.id, entry.owner) for entry in entries]

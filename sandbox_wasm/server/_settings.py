@@ -1,18 +1,33 @@
-"""Gateway configuration: a pydantic model filled from defaults, `SANDBOX_WASM_*` environment
-variables and command-line flags (flags win over the environment)."""
+"""Gateway configuration: one pydantic-settings model, filled from (highest first)
+command-line flags, `SANDBOX_WASM_*` environment variables, a config file (TOML or JSON,
+`--config` / `SANDBOX_WASM_CONFIG`) and the defaults. `wasm-exec serve --help` is made from
+the fields' descriptions."""
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
+from pydantic import Field, SecretStr, ValidationInfo, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    JsonConfigSettingsSource,
+    NoDecode,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
 
 from .._models import KIB, MIB, Limits
 from .._system import usable_cpus
+from ._auth import ApiKey, parse_entries
 from ._sessions import (
     DEFAULT_MAX_SESSIONS,
     DEFAULT_SESSION_IDLE_SECONDS,
@@ -28,10 +43,51 @@ if TYPE_CHECKING:
 FILES_FRAMING_BYTES = MIB
 
 
-class GatewaySettings(BaseModel):
+#: Prefix of every setting's environment variable.
+ENV_PREFIX = "SANDBOX_WASM_"
+#: The environment variable naming a config file (the --config flag wins over it).
+CONFIG_ENV_VAR = ENV_PREFIX + "CONFIG"
+
+# Where the settings being built come from besides flags, when not os.environ and no file:
+# set by `load_settings` around one construction (a context variable, so that concurrent
+# constructions in threads or tasks do not see each other's).
+_SOURCES: ContextVar[tuple[Mapping[str, str] | None, Path | None]] = ContextVar(
+    "gateway_settings_sources", default=(None, None))
+
+
+class _MappingEnvSource(EnvSettingsSource):
+    """The environment source over a given mapping instead of os.environ."""
+
+    def __init__(self, settings_cls: type[BaseSettings], environ: Mapping[str, str]) -> None:
+        self._environ = environ
+        super().__init__(settings_cls)
+
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        return {k.lower(): v for k, v in self._environ.items() if v != ""}
+
+
+class ConfigFileError(ValueError):
+    """The config file cannot be read or is neither TOML (.toml) nor JSON (.json)."""
+
+
+class GatewaySettings(BaseSettings):
     """How the HTTP gateway runs. Every field has a default and bounds."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = SettingsConfigDict(
+        extra="forbid", frozen=True, env_prefix=ENV_PREFIX, env_ignore_empty=True,
+    )
+
+    @classmethod
+    def settings_customise_sources(
+        cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource, dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        environ, config_file = _SOURCES.get()
+        env = env_settings if environ is None else _MappingEnvSource(settings_cls, environ)
+        if config_file is None:
+            return init_settings, env
+        return init_settings, env, _file_source(settings_cls, config_file)
 
     host: str = Field("127.0.0.1", description="Interface to listen on.")
     port: int = Field(8000, ge=0, le=65_535, description="TCP port (0 picks a free one).")
@@ -45,8 +101,9 @@ class GatewaySettings(BaseModel):
     )
     rate_limit: int = Field(
         60, ge=0, le=1_000_000,
-        description="Requests a minute per client on /v1/tools/* and /v1/sessions*; 0 "
-        "disables the limit.",
+        description="Requests in any minute per client (its API key, or its address on a "
+        "gateway without keys) on /v1/tools/* and /v1/sessions*; beyond that 429. Shared by "
+        "the replicas of one --redis-url. 0 disables the limit.",
     )
     max_source_bytes: int = Field(
         32 * KIB, ge=1, le=MIB, description="Largest accepted source; larger is 413."
@@ -65,8 +122,9 @@ class GatewaySettings(BaseModel):
     )
     redis_url: str | None = Field(
         None,
-        description="Keep async jobs in this Redis (redis://, rediss:// or unix://) so that "
-        "every replica sharing it can read them; unset keeps them in this process.",
+        description="Keep async jobs, the session directory and the rate limit's counts "
+        "in this Redis (redis://, rediss:// or unix://), shared by every replica given it; "
+        "unset keeps them in this process.",
     )
     job_lease_seconds: float = Field(
         30.0, ge=0.5, le=3600,
@@ -97,19 +155,39 @@ class GatewaySettings(BaseModel):
         64 * MIB, ge=64 * KIB, le=1_024 * MIB,
         description="Largest snapshot POST /v1/sessions/restore accepts; larger is 413.",
     )
-    tools: tuple[str, ...] = Field(
+    tools: Annotated[tuple[str, ...], NoDecode] = Field(
         (), description="Host tools offered to the requests that name them: Python entry "
         "points module:attribute, each a list of callables or a name -> callable mapping.",
     )
-    bridge: tuple[str, ...] = Field(
+    bridge: Annotated[tuple[str, ...], NoDecode] = Field(
         (), description="MCP servers this gateway starts and speaks to over stdio "
         "([NAME=]command line); their tools are offered to the requests that name them.",
     )
-    bridge_url: tuple[str, ...] = Field(
+    bridge_url: Annotated[tuple[str, ...], NoDecode] = Field(
         (), description="MCP servers reached over streamable HTTP ([NAME=]URL); their tools "
         "are offered to the requests that name them.",
     )
-    log_level: Literal["critical", "error", "warning", "info", "debug"] = "info"
+    api_key_hashes: Annotated[tuple[str, ...], NoDecode] = Field(
+        (), description="API keys accepted as `Authorization: Bearer <key>`, as their "
+        "SHA-256 hashes: NAME:SHA256HEX (the name owns the jobs and sessions the key "
+        "creates), optionally :SCOPE+SCOPE (run, metrics; default both); env: a JSON array "
+        "or a comma list. Unset: no authentication, and only a loopback host is allowed.",
+    )
+    public_health: bool = Field(
+        True, description="Answer /healthz and /metrics without a key; false: they need a "
+        "key with the metrics scope.",
+    )
+    insecure_no_auth: bool = Field(
+        False, description="Allow a non-loopback host without API keys (anyone who reaches "
+        "the port runs code).",
+    )
+    max_timeout_ms: int = Field(
+        30_000, ge=1, le=3_600_000,
+        description="Largest timeout_ms a request may ask for; more is a 400 naming the field.",
+    )
+    log_level: Literal["critical", "error", "warning", "info", "debug"] = Field(
+        "info", description="uvicorn log level."
+    )
 
     @field_validator("tools", "bridge", "bridge_url", mode="before")
     @classmethod
@@ -124,6 +202,24 @@ class GatewaySettings(BaseModel):
                     raise ValueError("must be a JSON array of strings or one entry") from None
             return (text,) if text else ()
         return value
+
+    @field_validator("api_key_hashes", mode="before")
+    @classmethod
+    def _key_entries(cls, value: object) -> object:
+        return parse_entries(value)
+
+    @field_validator("api_key_hashes")
+    @classmethod
+    def _keys(cls, entries: tuple[str, ...]) -> tuple[str, ...]:
+        names = [ApiKey.parse(entry).name for entry in entries]
+        duplicate = next((n for n in names if names.count(n) > 1), None)
+        if duplicate is not None:
+            raise ValueError(f"key name {duplicate!r} is given twice")
+        return entries
+
+    @property
+    def api_keys(self) -> list[ApiKey]:
+        return [ApiKey.parse(entry) for entry in self.api_key_hashes]
 
     @field_validator("bridge", "bridge_url")
     @classmethod
@@ -186,18 +282,55 @@ class GatewaySettings(BaseModel):
 
 #: Environment variable of each setting.
 ENV_VARS: dict[str, str] = {
-    name: "SANDBOX_WASM_" + name.upper() for name in GatewaySettings.model_fields
+    name: ENV_PREFIX + name.upper() for name in GatewaySettings.model_fields
 }
+
+
+def _file_source(settings_cls: type[BaseSettings], path: Path) -> PydanticBaseSettingsSource:
+    if not path.is_file():
+        raise ConfigFileError(f"config file {str(path)!r} does not exist or is not a file")
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".toml":
+            return TomlConfigSettingsSource(settings_cls, toml_file=path)
+        if suffix == ".json":
+            return JsonConfigSettingsSource(settings_cls, json_file=path)
+    except (OSError, ValueError) as exc:  # unreadable, or not TOML / JSON
+        raise ConfigFileError(f"config file {str(path)!r}: {exc}") from None
+    raise ConfigFileError(f"config file {str(path)!r} must end in .toml or .json")
+
+
+@contextmanager
+def _sources(environ: Mapping[str, str] | None, config_file: Path | None) -> Iterator[None]:
+    token = _SOURCES.set((environ, config_file))
+    try:
+        yield
+    finally:
+        _SOURCES.reset(token)
+
+
+def load_settings(
+    overrides: Mapping[str, object] | None = None, *,
+    environ: Mapping[str, str] | None = None, config_file: str | Path | None = None,
+) -> GatewaySettings:
+    """Settings from (highest first) `overrides` (the flags; None values ignored), the
+    `SANDBOX_WASM_*` variables of `environ` (default os.environ), the TOML or JSON
+    `config_file` (default: the file `SANDBOX_WASM_CONFIG` names, if any) and the defaults.
+    Raises pydantic.ValidationError for invalid values and ConfigFileError for a file that
+    cannot be read."""
+    env = os.environ if environ is None else environ
+    if config_file is None and env.get(CONFIG_ENV_VAR):
+        config_file = env[CONFIG_ENV_VAR]
+    values = {k: v for k, v in (overrides or {}).items() if v is not None}
+    path = None if config_file is None else Path(config_file)
+    with _sources(environ, path):
+        return GatewaySettings(**values)  # type: ignore[arg-type]
 
 
 def settings_from_env(
     environ: Mapping[str, str] | None = None, **overrides: object
 ) -> GatewaySettings:
-    """Settings from `SANDBOX_WASM_*` variables, with explicit (non-None) overrides on top.
-    Raises pydantic.ValidationError for invalid values."""
-    environ = os.environ if environ is None else environ
-    values: dict[str, object] = {
-        name: environ[var] for name, var in ENV_VARS.items() if environ.get(var, "") != ""
-    }
-    values.update({k: v for k, v in overrides.items() if v is not None})
-    return GatewaySettings.model_validate(values)
+    """Settings from `SANDBOX_WASM_*` variables (and the config file SANDBOX_WASM_CONFIG
+    names), with explicit (non-None) overrides on top. Raises pydantic.ValidationError for
+    invalid values."""
+    return load_settings(overrides, environ=environ)
