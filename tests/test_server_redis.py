@@ -25,6 +25,7 @@ from live_server import LiveServer
 import sandbox_wasm as sw
 from sandbox_wasm.cli.serve import main as serve_main
 from sandbox_wasm.server import GatewaySettings, InMemoryJobStore, create_app, settings_from_env
+from sandbox_wasm.server._auth import hash_key
 from sandbox_wasm.server._redis_jobs import RedisJobStore
 
 SAFE_EXEC = "/v1/tools/safe-exec"
@@ -87,11 +88,11 @@ class RedisServer:
 
 
 def replica(sandbox: sw.Sandbox, redis_url: str, **settings: object) -> LiveServer:
-    return LiveServer(GatewaySettings(
-        workers=1, queue=4, rate_limit=10_000, redis_url=redis_url,
-        job_ttl_seconds=JOB_TTL_SECONDS, job_lease_seconds=LEASE_SECONDS,
-        **settings,  # type: ignore[arg-type]
-    ), sandbox)
+    return LiveServer(GatewaySettings(**{  # type: ignore[arg-type]
+        "workers": 1, "queue": 4, "rate_limit": 10_000, "redis_url": redis_url,
+        "job_ttl_seconds": JOB_TTL_SECONDS, "job_lease_seconds": LEASE_SECONDS,
+        **settings,
+    }), sandbox)
 
 
 def wait_for(predicate: Callable[[], object], timeout: float = 20) -> None:
@@ -318,10 +319,14 @@ def test_redis_outage_is_503_with_retry_after_and_recovers(
     server = replica(sandbox, flaky.url)
     try:
         client = server.client
+        assert {k: client.get("/healthz").json()[k] for k in ("status", "redis")} == {
+            "status": "ok", "redis": "ok"}
         job_id = submit(client, "print('before')")
         assert poll_job(client, job_id)[0]["result"]["stdout"] == "before\n"
         flaky.client.close()
         flaky.stop()
+        assert {k: client.get("/healthz").json()[k] for k in ("status", "redis")} == {
+            "status": "degraded", "redis": "unreachable"}
 
         for response in (
             client.get(f"/v1/jobs/{job_id}"),
@@ -333,7 +338,8 @@ def test_redis_outage_is_503_with_retry_after_and_recovers(
             assert error["code"] == "job_store_unavailable"
             assert "Redis" in error["message"]
             assert str(flaky.port) not in error["message"]
-        # Everything that does not need the job store goes on.
+        # Everything that does not need the job store goes on (the rate limit, whose
+        # counts are in the Redis too, lets requests through meanwhile).
         assert client.post(SAFE_EXEC, json={"code": "print(2)"}).json()["stdout"] == "2\n"
         assert client.get("/healthz").status_code == 200
         metrics = client.get("/metrics").text
@@ -531,3 +537,80 @@ def test_a_session_lookup_without_redis_is_503(sandbox: sw.Sandbox, tmp_path: Pa
     finally:
         server.stop()
         flaky.stop()
+
+
+# -- API keys and shared rate limits ------------------------------------------------------
+def _keyed(name: str) -> tuple[str, dict[str, str]]:
+    """A fresh key (so that no other test's counts or records are in its way): its
+    api_key_hashes entry and its Authorization header."""
+    key = f"{name}-{uuid.uuid4().hex}"
+    return f"{name}-{key[-8:]}:{hash_key(key)}", {"Authorization": f"Bearer {key}"}
+
+
+def test_two_replicas_on_one_redis_share_one_rate_limit(
+    sandbox: sw.Sandbox, redis_server: RedisServer
+) -> None:
+    (alice, as_alice), (bob, as_bob) = _keyed("alice"), _keyed("bob")
+    limit = 4
+    a = replica(sandbox, redis_server.url, rate_limit=limit, api_key_hashes=(alice, bob))
+    try:
+        b = replica(sandbox, redis_server.url, rate_limit=limit, api_key_hashes=(alice, bob))
+        try:
+            statuses: dict[str, list[int]] = {"a": [], "b": []}
+            for i in range(3 * limit):
+                name, server = ("a", a) if i % 2 == 0 else ("b", b)
+                statuses[name].append(server.client.post(
+                    SAFE_EXEC, json={"code": "1"}, headers=as_alice).status_code)
+            allowed = sum(s.count(200) for s in statuses.values())
+            assert allowed == limit, statuses
+            assert all(s.count(200) > 0 for s in statuses.values())  # both served some
+            assert sum(s.count(429) for s in statuses.values()) == 2 * limit
+            # Another key has its own budget, on either replica.
+            assert b.client.post(SAFE_EXEC, json={"code": "1"}, headers=as_bob).status_code == 200
+            refused = a.client.post(SAFE_EXEC, json={"code": "1"}, headers=as_alice)
+            assert refused.status_code == 429 and 1 <= int(refused.headers["retry-after"]) <= 60
+            assert redis_server.client.keys("sandbox-wasm:ratelimit*")
+        finally:
+            b.stop()
+    finally:
+        a.stop()
+
+
+def test_another_keys_job_and_session_are_404_on_every_replica(
+    sandbox: sw.Sandbox, redis_server: RedisServer
+) -> None:
+    (alice, as_alice), (bob, as_bob) = _keyed("alice"), _keyed("bob")
+    a = replica(sandbox, redis_server.url, api_key_hashes=(alice, bob))
+    try:
+        b = replica(sandbox, redis_server.url, api_key_hashes=(alice, bob))
+        try:
+            accepted = a.client.post(SAFE_EXEC_ASYNC, json={"code": "print('mine')"},
+                                     headers=as_alice)
+            job_id = accepted.json()["job_id"]
+            wait_for(lambda: b.client.get(f"/v1/jobs/{job_id}", headers=as_alice).json()
+                     .get("status") == "done")
+            assert b.client.get(f"/v1/jobs/{job_id}", headers=as_alice).json()["result"][
+                "stdout"] == "mine\n"
+            for server in (a, b):
+                other = server.client.get(f"/v1/jobs/{job_id}", headers=as_bob)
+                assert other.status_code == 404 and error_of(other)["code"] == "job_not_found"
+            # The store holds the job under its owner, never under the bare id.
+            assert not redis_server.client.exists(f"sandbox-wasm:job:{job_id}")
+
+            opened = a.client.post(SESSIONS, json={"memory_mb": 64}, headers=as_alice)
+            session_id = opened.json()["id"]
+            path = f"{SESSIONS}/{session_id}"
+            # The owner, on the other replica, is told where the session lives ...
+            assert b.client.get(path, headers=as_alice).status_code == 421
+            # ... another key is told nothing, on either replica.
+            for server in (a, b):
+                response = server.client.get(path, headers=as_bob)
+                assert response.status_code == 404, response.text
+                assert error_of(response)["code"] == "session_not_found"
+                assert "sandbox-session-replica" not in response.headers
+            assert a.client.delete(path, headers=as_alice).status_code == 204
+            assert b.client.get(path, headers=as_alice).status_code == 404
+        finally:
+            b.stop()
+    finally:
+        a.stop()
