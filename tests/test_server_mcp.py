@@ -558,3 +558,70 @@ def test_session_calls_take_files(mcp: StdioMcp) -> None:
         assert resources(second) == {}
     finally:
         mcp.call("close_python_session", {"session_id": session_id})
+
+
+def test_streamable_http_transport_checks_api_keys() -> None:
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    from sandbox_wasm.server import hash_key
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    key = "an-mcp-key-of-some-length"
+    process = subprocess.Popen(
+        [*SERVER_COMMAND, "--transport", "streamable-http", "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        env={**os.environ, "SANDBOX_WASM_API_KEY_HASHES": f"agent:{hash_key(key)}"},
+    )
+    url = f"http://127.0.0.1:{port}/mcp"
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"}}}
+    accept = {"Accept": "application/json, text/event-stream"}
+
+    async def session() -> dict[str, Any] | None:
+        http = create_mcp_http_client(headers={"Authorization": f"Bearer {key}"})
+        async with Client(streamable_http_client(url, http_client=http)) as client:
+            called = await client.call_tool(
+                "execute_python_sandbox", {"python_script": "print('with a key')"})
+            return called.structured_content
+
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert process.poll() is None, process.stderr.read().decode()  # type: ignore[union-attr]
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        import httpx
+
+        for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": key}):
+            refused = httpx.post(url, json=initialize, headers={**accept, **headers})
+            assert refused.status_code == 401
+            assert refused.headers["www-authenticate"].startswith("Bearer")
+        content = asyncio.run(session())
+        assert content is not None and content["simulated_stdout"] == "with a key\n"
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    assert key not in process.stderr.read().decode()  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    pytest.param(["--host", "0.0.0.0"], "refusing to listen on 0.0.0.0 without API keys",
+                 id="non-loopback-without-keys"),
+    pytest.param(["--api-key-hashes", "agent:nothex"], "64 hex digits", id="not-a-hash"),
+])
+def test_streamable_http_bind_refusals_exit_2(argv: list[str], message: str) -> None:
+    completed = subprocess.run(
+        [*SERVER_COMMAND, "--transport", "streamable-http", *argv],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert completed.returncode == 2
+    assert message in completed.stderr
+    assert len(completed.stderr.strip().splitlines()) == 1

@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
+from ..server._auth import KEYS_ENV_VAR, ApiKey, is_loopback, parse_entries
 from ..server._sessions import SessionCaps
 from ._common import EXIT_OK, OneLineParser, UsageError, report_failure
 from ._tool_flags import add_tool_args
 
 if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+    from starlette.types import ASGIApp
+
     from ..server._gateway_tools import GatewayTools
 
 #: Session flags and the `SessionCaps` field each sets.
@@ -46,9 +52,37 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--session-idle-seconds", type=float,
                         help=fields["idle_seconds"].description
                         + f" (default {fields['idle_seconds'].default:g})")
+    parser.add_argument(
+        "--api-key-hashes", action="append", metavar="NAME:SHA256HEX[:SCOPES]",
+        help="streamable-http: an API key accepted as Authorization: Bearer <key>, as its "
+        "SHA-256 hash (wasm-exec serve --hash-key); keys need the run scope; repeatable "
+        f"[env {KEYS_ENV_VAR}: a JSON array or a comma list]. Without keys only a loopback "
+        "host is allowed",
+    )
+    parser.add_argument(
+        "--insecure-no-auth", action="store_true",
+        help="streamable-http: allow a non-loopback host without API keys",
+    )
     add_tool_args(parser, scope="every run may call them, and execute_python_sandbox's "
                   "description lists them")
     return parser
+
+
+def _api_keys(args: argparse.Namespace) -> list[ApiKey]:
+    """The keys of --api-key-hashes, or else of the environment; a non-loopback HTTP host
+    without keys is a usage error unless --insecure-no-auth."""
+    entries = args.api_key_hashes or parse_entries(os.environ.get(KEYS_ENV_VAR, ""))
+    try:
+        keys = [ApiKey.parse(entry) for entry in entries]  # type: ignore[union-attr]
+    except ValueError as exc:
+        raise UsageError(f"--api-key-hashes: {exc}") from None
+    if (args.transport == "streamable-http" and not keys and not args.insecure_no_auth
+            and not is_loopback(args.host)):
+        raise UsageError(
+            f"refusing to listen on {args.host} without API keys (anyone reaching it could "
+            f"run code): set --api-key-hashes ({KEYS_ENV_VAR}), or listen on 127.0.0.1, or "
+            "pass --insecure-no-auth")
+    return keys
 
 
 def _session_caps(args: argparse.Namespace) -> SessionCaps:
@@ -71,6 +105,7 @@ def main(argv: Sequence[str]) -> int:
         if not 0 <= args.port <= 65_535:
             raise UsageError("--port must be between 0 and 65535")
         caps = _session_caps(args)
+        keys = _api_keys(args)
         tools = _tools(args)
     except UsageError as exc:
         return report_failure("wasm-exec mcp", exc)
@@ -96,8 +131,28 @@ def main(argv: Sequence[str]) -> int:
 
             anyio.run(serve_stdio, server)
         else:
-            server.run("streamable-http", host=args.host, port=args.port)
+            _serve_http(server, args.host, args.port, keys)
     return EXIT_OK
+
+
+def _serve_http(server: MCPServer, host: str, port: int, keys: list[ApiKey]) -> None:
+    """The streamable-HTTP transport under uvicorn, behind the API keys when there are."""
+    import uvicorn
+
+    from ..server._auth import Authenticator, BearerAuthMiddleware
+
+    app: ASGIApp = server.streamable_http_app(host=host)
+    if keys:
+        app = BearerAuthMiddleware(app, Authenticator(keys))
+        print(f"wasm-exec mcp: {len(keys)} API key(s); requests need Authorization: Bearer",
+              file=sys.stderr)
+    elif is_loopback(host):
+        print(f"wasm-exec mcp: no API keys: listening on loopback ({host}) only, without "
+              "authentication", file=sys.stderr)
+    else:
+        print(f"wasm-exec mcp: WARNING: no API keys (--insecure-no-auth): anyone reaching "
+              f"{host} can run code", file=sys.stderr)
+    uvicorn.run(app, host=host, port=port, log_level=server.settings.log_level.lower())
 
 
 def _tools(args: argparse.Namespace) -> GatewayTools:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import sys
 import typing
 from collections.abc import Sequence
@@ -12,7 +11,7 @@ from pydantic import ValidationError
 from pydantic.fields import FieldInfo
 
 from .._sandbox import Sandbox
-from ..server._auth import hash_key
+from ..server._auth import hash_key, is_loopback
 from ..server._settings import (
     CONFIG_ENV_VAR,
     ENV_VARS,
@@ -111,7 +110,7 @@ def _settings(args: argparse.Namespace) -> GatewaySettings:
         raise UsageError(
             f"invalid {name} ({ENV_VARS.get(name, name)}): {first['msg']}"
         ) from None
-    if not settings.api_key_hashes and not settings.insecure_no_auth and not _loopback(
+    if not settings.api_key_hashes and not settings.insecure_no_auth and not is_loopback(
             settings.host):
         raise UsageError(
             f"refusing to listen on {settings.host} without API keys (anyone reaching it "
@@ -120,22 +119,13 @@ def _settings(args: argparse.Namespace) -> GatewaySettings:
     return settings
 
 
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def _announce(settings: GatewaySettings) -> None:
     """One line on stderr saying who may use the gateway."""
     keys = len(settings.api_key_hashes)
     if keys:
         print(f"wasm-exec serve: {keys} API key(s); requests need Authorization: Bearer",
               file=sys.stderr)
-    elif _loopback(settings.host):
+    elif is_loopback(settings.host):
         print(f"wasm-exec serve: no API keys: listening on loopback ({settings.host}) only, "
               "without authentication", file=sys.stderr)
     else:

@@ -15,11 +15,19 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
+
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Send
+from starlette.types import Scope as ASGIScope
+
+#: The environment variable of the keys, for both gateways.
+KEYS_ENV_VAR = "SANDBOX_WASM_API_KEY_HASHES"
 
 Scope = Literal["run", "metrics"]
 SCOPES: tuple[Scope, ...] = ("run", "metrics")
@@ -30,6 +38,16 @@ HEALTH_PATHS = ("/healthz", "/metrics")
 
 _HEX = re.compile(r"[0-9a-f]{64}")
 _NAME = re.compile(r"[A-Za-z0-9_.@-]{1,64}")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` is reachable from this machine only."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def hash_key(key: str) -> str:
@@ -120,3 +138,32 @@ def owner_tag(owner: str | None) -> str | None:
     if owner is None:
         return None
     return hashlib.sha256(owner.encode()).hexdigest()[:16]
+
+
+class BearerAuthMiddleware:
+    """ASGI middleware answering 401 (WWW-Authenticate: Bearer) to any HTTP request
+    without one of `auth`'s keys, and 403 to a key without the run scope: the MCP server's
+    streamable-HTTP transport, where every path runs code."""
+
+    def __init__(self, app: ASGIApp, auth: Authenticator) -> None:
+        self.app = app
+        self.auth = auth
+
+    async def __call__(self, scope: ASGIScope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            key = self.auth.owner(dict(scope["headers"]).get(b"authorization"))
+            refusal = None
+            if key is None:
+                refusal = (401, "unauthorized", "this server needs an API key: "
+                           "Authorization: Bearer <key>")
+            elif "run" not in key.scopes:
+                refusal = (403, "forbidden", f"API key {key.name!r} lacks the 'run' scope")
+            if refusal is not None:
+                status, code, message = refusal
+                challenge = {"WWW-Authenticate": 'Bearer realm="sandbox-wasm"'}
+                headers = challenge if status == 401 else None
+                body = {"error": {"code": code, "message": message}}
+                await JSONResponse(body, status_code=status, headers=headers)(
+                    scope, receive, send)
+                return
+        await self.app(scope, receive, send)
