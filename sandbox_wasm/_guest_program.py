@@ -32,6 +32,7 @@ from ._guest import (
     STATUS_MARK,
 )
 from ._guest_memory import initial_stack_pointer
+from ._guest_view import GuestMemory
 from ._models import MIB, Limits
 from ._tools import ToolCallRecord, ToolChannel
 from ._vfs import MemoryFS
@@ -303,29 +304,22 @@ def _bounded(caller: wasmtime.Caller, items: Iterable[_Item]) -> Iterator[_Item]
         yield item
 
 
-def _read_records(
-    caller: wasmtime.Caller, memory: wasmtime.Memory, memory_size: int, address: int,
-    count: int, size: int, limit: int,
-) -> bytes:
+def _read_records(view: GuestMemory, address: int, count: int, size: int, limit: int) -> bytes:
     """`count` guest records of `size` bytes at `address`: EINVAL beyond `limit` records,
-    EFAULT outside the guest's memory (`memory_size` bytes)."""
+    EFAULT outside the guest's memory."""
     if count < 0 or count > limit:
         raise _WasiError(ERRNO_INVAL)
-    end = address + count * size
-    if end > memory_size:
+    if address < 0 or address + count * size > view.size:
         raise _WasiError(ERRNO_FAULT)
-    return memory.read(caller, address, end)
+    return view.read(address, count * size)
 
 
-def _io_vectors(
-    caller: wasmtime.Caller, memory: wasmtime.Memory, iovs: int, count: int
-) -> list[tuple[int, int]]:
+def _io_vectors(view: GuestMemory, iovs: int, count: int) -> list[tuple[int, int]]:
     """The (address, length) entries of a guest iovec list, each inside the guest's memory."""
-    memory_size = memory.data_len(caller)
-    raw = _read_records(caller, memory, memory_size, iovs, count, 8, MAX_VECTORS)
+    raw = _read_records(view, iovs, count, 8, MAX_VECTORS)
     vectors = list(struct.iter_unpack("<II", raw))
     for address, length in vectors:
-        if address + length > memory_size:
+        if address + length > view.size:
             raise _WasiError(ERRNO_FAULT)
     return vectors
 
@@ -352,8 +346,7 @@ def _clock_time_get(caller: wasmtime.Caller, clock_id: int, _precision: int, out
     now = _clock_now_ns(clock_id)
     if now is None:
         return ERRNO_INVAL
-    memory: wasmtime.Memory = _run_state.memory
-    memory.write(caller, struct.pack("<Q", now), out)
+    GuestMemory(caller, _run_state.memory).write(out, struct.pack("<Q", now))
     return ERRNO_SUCCESS
 
 
@@ -366,12 +359,9 @@ def _poll_oneoff(
     # epoch trap then fires as soon as the guest is back in wasm.
     if count <= 0:
         return ERRNO_INVAL
-    memory: wasmtime.Memory = _run_state.memory
-    memory_size = memory.data_len(caller)
-    raw = _read_records(
-        caller, memory, memory_size, subs_ptr, count, SUBSCRIPTION_SIZE, MAX_SUBSCRIPTIONS
-    )
-    if events_ptr + count * EVENT_SIZE > memory_size:
+    view = GuestMemory(caller, _run_state.memory)
+    raw = _read_records(view, subs_ptr, count, SUBSCRIPTION_SIZE, MAX_SUBSCRIPTIONS)
+    if events_ptr < 0 or events_ptr + count * EVENT_SIZE > view.size:
         return ERRNO_FAULT
     now_mono = time.monotonic()
     ready: list[tuple[int, int]] = []  # (userdata, event type) of fd subscriptions
@@ -409,8 +399,8 @@ def _poll_oneoff(
         fired = [u for w, u in clocks if w <= after] or [min(clocks)[1]]
         for userdata in fired:
             events += struct.pack("<QHBxxxxxQHxxxxxx", userdata, 0, EVENTTYPE_CLOCK, 0, 0)
-    memory.write(caller, bytes(events), events_ptr)
-    memory.write(caller, struct.pack("<I", len(events) // EVENT_SIZE), nevents_ptr)
+    view.write(events_ptr, bytes(events))
+    view.write(nevents_ptr, struct.pack("<I", len(events) // EVENT_SIZE))
     return ERRNO_SUCCESS
 
 
@@ -423,19 +413,19 @@ def _fd_read(caller: wasmtime.Caller, fd: int, iovs: int, iovs_len: int, nread_p
         return _fs_calls.read_file_errno(caller, fd, iovs, iovs_len, nread_ptr)
     if fd != 0 or fd in _run_state.closed:
         return ERRNO_BADF
-    memory: wasmtime.Memory = _run_state.memory
+    view = GuestMemory(caller, _run_state.memory)
     payload: memoryview = _run_state.stdin
     offset: int = _run_state.stdin_offset
     total = 0
-    for address, length in _bounded(caller, _io_vectors(caller, memory, iovs, iovs_len)):
+    for address, length in _bounded(caller, _io_vectors(view, iovs, iovs_len)):
         chunk = payload[offset : offset + length]
         if not chunk:
             break
-        memory.write(caller, bytes(chunk), address)
+        view.write(address, bytes(chunk))
         offset += len(chunk)
         total += len(chunk)
     _run_state.stdin_offset = offset
-    memory.write(caller, struct.pack("<I", total), nread_ptr)
+    view.write(nread_ptr, struct.pack("<I", total))
     return ERRNO_SUCCESS
 
 
@@ -463,18 +453,18 @@ def _fd_write(
     if fd not in (1, 2) or fd in _run_state.closed:
         return ERRNO_BADF
     output: _CappedOutput = _run_state.outputs[fd - 1]
-    memory: wasmtime.Memory = _run_state.memory
-    vectors = _io_vectors(caller, memory, iovs, iovs_len)
+    view = GuestMemory(caller, _run_state.memory)
+    vectors = _io_vectors(view, iovs, iovs_len)
     if len(vectors) > 1 and sum(length for _, length in vectors) > SSIZE_MAX:
         return ERRNO_INVAL  # as POSIX writev: the count would not fit the return value
     total = 0
     for address, length in vectors if len(vectors) == 1 else _bounded(caller, vectors):
         if length:
             take = output.wanted(length)
-            chunk = bytes(memory.read(caller, address, address + take)) if take else b""
+            chunk = view.read(address, take) if take else b""
             output.write(chunk, length)
         total += length
-    memory.write(caller, struct.pack("<I", total), nwritten_ptr)
+    view.write(nwritten_ptr, struct.pack("<I", total))
     if _run_state.next_phase is not None and output.answer_at is not None:
         _start_user_phase(caller)
     return ERRNO_SUCCESS

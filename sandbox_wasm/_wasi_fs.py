@@ -20,6 +20,7 @@ import wasmtime
 
 from . import _vfs as vfs
 from ._guest import TOOLS_FD
+from ._guest_view import GuestMemory, MemoryFault
 from ._tools import ToolChannel
 from ._vfs import FsError, MemoryFS
 
@@ -32,27 +33,11 @@ DIRENT = struct.Struct("<QQIBxxx")
 STDIO_RIGHTS = (vfs.RIGHT_FD_READ, vfs.RIGHT_FD_WRITE, vfs.RIGHT_FD_WRITE)
 
 
-class GuestMemory:
-    """Bounded access to the guest's memory from one host call."""
-
-    def __init__(self, caller: wasmtime.Caller, memory: wasmtime.Memory) -> None:
-        self.caller, self.memory = caller, memory
-        self.size = memory.data_len(caller)
-
-    def read(self, address: int, length: int) -> bytes:
-        if address < 0 or length < 0 or address + length > self.size:
-            raise FsError(ERRNO_FAULT)
-        return bytes(self.memory.read(self.caller, address, address + length))
-
-    def write(self, address: int, data: bytes) -> None:
-        if address < 0 or address + len(data) > self.size:
-            raise FsError(ERRNO_FAULT)
-        self.memory.write(self.caller, data, address)
-
-    def path(self, address: int, length: int) -> bytes:
-        if length > vfs.MAX_PATH_BYTES:
-            raise FsError(vfs.ENAMETOOLONG)
-        return self.read(address, length)
+def _path(memory: GuestMemory, address: int, length: int) -> bytes:
+    """A path argument: ENAMETOOLONG before anything is copied when it is too long."""
+    if length > vfs.MAX_PATH_BYTES:
+        raise FsError(vfs.ENAMETOOLONG)
+    return memory.read(address, length)
 
 
 class FsCalls:
@@ -60,7 +45,7 @@ class FsCalls:
 
     def __init__(self, state: Callable[[], Any], vectors: Callable[..., list[tuple[int, int]]]):
         self._state = state  # -> the run state (`.fs`, `.memory`, `.closed`)
-        self._vectors = vectors  # (caller, memory, iovs, count) -> [(address, length)]
+        self._vectors = vectors  # (memory view, iovs, count) -> [(address, length)]
 
     # -- helpers ---------------------------------------------------------------------------
     def _fs(self) -> MemoryFS:
@@ -85,6 +70,8 @@ class FsCalls:
             body()
         except FsError as error:
             return error.errno
+        except MemoryFault:
+            return ERRNO_FAULT
         return ERRNO_SUCCESS
 
     # -- preopens and descriptor state ---------------------------------------------------
@@ -178,7 +165,7 @@ class FsCalls:
         fs = self._fs()
         memory = self._memory(caller)
         total = 0
-        for address, length in self._vectors(caller, memory.memory, iovs, count):
+        for address, length in self._vectors(memory, iovs, count):
             chunk = fs.read(fd, length, None if offset is None else offset + total)
             memory.write(address, chunk)
             total += len(chunk)
@@ -192,7 +179,7 @@ class FsCalls:
         fs = self._fs()
         memory = self._memory(caller)
         total = 0
-        for address, length in self._vectors(caller, memory.memory, iovs, count):
+        for address, length in self._vectors(memory, iovs, count):
             fs.check_write(fd, length, None if offset is None else offset + total)
             fs.write(fd, memory.read(address, length),
                      None if offset is None else offset + total)
@@ -231,7 +218,7 @@ class FsCalls:
         """One write is one request; the tool runs now, its answer waits for the reads."""
         channel = self._channel()
         memory = self._memory(caller)
-        vectors = self._vectors(caller, memory.memory, iovs, count)
+        vectors = self._vectors(memory, iovs, count)
         total = sum(length for _, length in vectors)
         if total > channel.limits.max_bytes:
             channel.refuse_oversized(total)
@@ -243,7 +230,7 @@ class FsCalls:
         channel = self._channel()
         memory = self._memory(caller)
         total = 0
-        for address, length in self._vectors(caller, memory.memory, iovs, count):
+        for address, length in self._vectors(memory, iovs, count):
             chunk = channel.read(length)
             memory.write(address, chunk)
             total += len(chunk)
@@ -311,10 +298,10 @@ class FsCalls:
                   out: int) -> int:
         def body() -> None:
             memory = self._memory(caller)
-            opened = self._fs().open(fd, memory.path(path, path_len), oflags, rights, fdflags)
+            opened = self._fs().open(fd, _path(memory, path, path_len), oflags, rights, fdflags)
             try:
                 memory.write(out, struct.pack("<I", opened))
-            except FsError:
+            except MemoryFault:
                 self._fs().close(opened)
                 raise
         return self._call(body)
@@ -323,41 +310,39 @@ class FsCalls:
                           path_len: int, out: int) -> int:
         def body() -> None:
             memory = self._memory(caller)
-            node = self._fs().stat(fd, memory.path(path, path_len))
+            node = self._fs().stat(fd, _path(memory, path, path_len))
             memory.write(out, self._filestat(node))
         return self._call(body)
 
     def path_filestat_set_times(self, caller: wasmtime.Caller, fd: int, _flags: int, path: int,
                                 path_len: int, _atim: int, _mtim: int, _fst: int) -> int:
-        return self._call(lambda: self._fs().stat(fd, self._memory(caller).path(path,
-                                                                                path_len)))
+        return self._call(lambda: self._fs().stat(fd, _path(self._memory(caller), path, path_len)))
 
     def path_create_directory(self, caller: wasmtime.Caller, fd: int, path: int,
                               path_len: int) -> int:
-        return self._call(lambda: self._fs().mkdir(fd, self._memory(caller).path(path,
-                                                                                 path_len)))
+        return self._call(lambda: self._fs().mkdir(fd, _path(self._memory(caller), path, path_len)))
 
     def path_remove_directory(self, caller: wasmtime.Caller, fd: int, path: int,
                               path_len: int) -> int:
         return self._call(lambda: self._fs().remove(
-            fd, self._memory(caller).path(path, path_len), directory=True))
+            fd, _path(self._memory(caller), path, path_len), directory=True))
 
     def path_unlink_file(self, caller: wasmtime.Caller, fd: int, path: int,
                          path_len: int) -> int:
         return self._call(lambda: self._fs().remove(
-            fd, self._memory(caller).path(path, path_len), directory=False))
+            fd, _path(self._memory(caller), path, path_len), directory=False))
 
     def path_rename(self, caller: wasmtime.Caller, fd: int, old: int, old_len: int,
                     new_fd: int, new: int, new_len: int) -> int:
         def body() -> None:
             memory = self._memory(caller)
-            self._fs().rename(fd, memory.path(old, old_len), new_fd, memory.path(new, new_len))
+            self._fs().rename(fd, _path(memory, old, old_len), new_fd, _path(memory, new, new_len))
         return self._call(body)
 
     def path_readlink(self, caller: wasmtime.Caller, fd: int, path: int, path_len: int,
                       _buf: int, _buf_len: int, _out: int) -> int:
         def body() -> None:
-            self._fs().stat(fd, self._memory(caller).path(path, path_len))
+            self._fs().stat(fd, _path(self._memory(caller), path, path_len))
             raise FsError(vfs.EINVAL)  # it exists, and is not a link: there are none
         return self._call(body)
 
