@@ -68,7 +68,7 @@ def server(sandbox: sw.Sandbox) -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="module")
 def capped(sandbox: sw.Sandbox) -> Iterator[LiveServer]:
-    """No keys; timeouts capped at 2 s; two requests a minute per client."""
+    """No keys; timeouts capped at 2 s."""
     yield from _serve(sandbox, workers=1, queue=4, rate_limit=10_000, max_timeout_ms=2_000)
 
 
@@ -125,9 +125,20 @@ def test_a_key_runs_code_and_a_key_without_the_scope_is_403(server: LiveServer) 
     assert 'sandbox_rejected_requests_total{reason="unauthorized"}' in metrics
 
 
-def test_the_api_documentation_needs_no_key(server: LiveServer) -> None:
-    assert server.client.get("/openapi.json").status_code == 200
+def test_the_api_documentation_needs_no_key_and_documents_it(server: LiveServer) -> None:
     assert server.client.get("/docs").status_code == 200
+    schema = server.client.get("/openapi.json").json()
+    assert schema["components"]["securitySchemes"]["apiKey"]["scheme"] == "bearer"
+    operation = schema["paths"][SAFE_EXEC]["post"]
+    assert operation["security"] == [{"apiKey": []}]
+    assert {"401", "403"} <= set(operation["responses"])
+    assert schema["paths"]["/healthz"]["get"]["security"] == [{"apiKey": []}]
+
+
+def test_without_keys_the_documentation_names_no_scheme(capped: LiveServer) -> None:
+    schema = capped.client.get("/openapi.json").json()
+    assert "securitySchemes" not in schema["components"]
+    assert "401" not in schema["paths"][SAFE_EXEC]["post"]["responses"]
 
 
 def test_health_is_public_by_default(sandbox: sw.Sandbox) -> None:

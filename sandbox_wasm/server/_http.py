@@ -888,7 +888,7 @@ def create_app(
     _add_error_handlers(app, gateway)
     _add_routes(app, gateway)
     _add_session_routes(app, gateway)
-    _document_400_not_422(app)
+    _document_400_not_422(app, settings)
     return app
 
 
@@ -1188,7 +1188,32 @@ def _add_session_routes(app: FastAPI, gateway: _Gateway) -> None:
         })
 
 
-def _document_400_not_422(app: FastAPI) -> None:
+_AUTH_RESPONSES: dict[str, dict[str, Any]] = {
+    "401": {"description": "No API key, or a malformed or unknown one (WWW-Authenticate: "
+            "Bearer).", "content": {"application/json": {"schema": {
+                "$ref": "#/components/schemas/ErrorResponse"}}}},
+    "403": {"description": "The API key lacks the scope this path needs.",
+            "content": {"application/json": {"schema": {
+                "$ref": "#/components/schemas/ErrorResponse"}}}},
+}
+
+
+def _document_auth(schema: dict[str, Any], settings: GatewaySettings) -> None:
+    """With API keys: the bearer scheme, and on each operation that needs a key its
+    security requirement and its 401/403 answers."""
+    schema["components"]["securitySchemes"] = {"apiKey": {
+        "type": "http", "scheme": "bearer",
+        "description": "An API key whose SHA-256 hash is in the server's api_key_hashes.",
+    }}
+    for path, operations in schema.get("paths", {}).items():
+        if needed_scope(path, public_health=settings.public_health) is None:
+            continue
+        for operation in operations.values():
+            operation["security"] = [{"apiKey": []}]
+            operation.setdefault("responses", {}).update(_AUTH_RESPONSES)
+
+
+def _document_400_not_422(app: FastAPI, settings: GatewaySettings) -> None:
     """FastAPI documents validation errors as 422 with its own body; this gateway answers
     400 with an ErrorResponse, so the OpenAPI document says that instead. It also adds the
     schema of the safe-exec body, which FastAPI does not see."""
@@ -1206,6 +1231,8 @@ def _document_400_not_422(app: FastAPI) -> None:
             request = SafeExecRequest.model_json_schema(ref_template="#/components/schemas/{model}")
             components.update(request.pop("$defs", {}))
             components["SafeExecRequest"] = request
+            if settings.api_key_hashes:
+                _document_auth(schema, settings)
             app.openapi_schema = schema
         return app.openapi_schema
 
