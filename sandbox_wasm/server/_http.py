@@ -1,10 +1,12 @@
 """The HTTP gateway: FastAPI routes around one shared, thread-safe `Sandbox`.
 
-request -> guard (rate limit, body cap) -> validation (400/413) -> worker pool (503 when
-full) -> audit + sandbox run on a worker thread -> result. Sessions (`/v1/sessions`) take
-the same path, into a live interpreter kept in `_sessions.SessionRegistry`. A request may
-name host tools (`tools`, from `_gateway_tools.GatewayTools`): its run is offered those and
-no others (an unknown name is a 400). Anything a client sends ends in a 2xx or 4xx with a
+request -> guard (API key 401/403, rate limit 429, body cap 413) -> validation (400/413)
+-> worker pool (503 when full) -> audit + sandbox run on a worker thread -> result. A job
+or session belongs to the key that created it; to any other key it does not exist (404).
+Sessions (`/v1/sessions`) take the same path, into a live interpreter kept in
+`_sessions.SessionRegistry`. A request may name host tools (`tools`, from
+`_gateway_tools.GatewayTools`): its run is offered those and no others (an unknown name is
+a 400). Anything a client sends ends in a 2xx or 4xx with a
 JSON error body; a 5xx means the server is overloaded, out of room for sessions or cannot
 reach its shared Redis (503), or has a bug of ours (500).
 """
@@ -846,8 +848,9 @@ def create_app(
     settings: GatewaySettings | None = None, *, sandbox: Sandbox | None = None,
     job_store: JobStore | None = None, tools: ToolsLike | None = None,
 ) -> FastAPI:
-    """The gateway as an ASGI app (run it with uvicorn, one process per app: the rate
-    limiter lives in memory, and so do async jobs unless `settings.redis_url` is set).
+    """The gateway as an ASGI app (run it with uvicorn). Sessions live in this process;
+    async jobs, the session directory and the rate limit's counts do too, unless
+    `settings.redis_url` shares them between replicas or worker processes.
 
     Host tools: the sandbox's own, `tools`, those of the entry points `settings.tools`
     (imported now: ToolConfigError if one does not load) and those of the MCP servers
