@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import typing
 from collections.abc import Sequence
@@ -12,6 +13,12 @@ from pydantic.fields import FieldInfo
 
 from .._sandbox import Sandbox
 from ..server._auth import hash_key, is_loopback
+from ..server._processes import (
+    WORKER_APP,
+    WORKER_SETTINGS_ENV,
+    multi_process_conflict,
+    settings_json,
+)
 from ..server._settings import (
     CONFIG_ENV_VAR,
     ENV_VARS,
@@ -36,7 +43,7 @@ _METAVARS = {"api_key_hashes": "NAME:SHA256HEX[:SCOPES]", "redis_url": "URL"}
 
 def _default(name: str, info: FieldInfo) -> str:
     if name == "workers":
-        return "usable CPUs"
+        return "usable CPUs, in each process"
     default = info.get_default(call_default_factory=False)
     if default in (None, ()):
         return "unset"
@@ -78,7 +85,8 @@ def _parser() -> argparse.ArgumentParser:
         "config file, then the defaults. Without API keys the gateway listens on loopback "
         "only. One process: sessions live in memory, and so do async jobs and the rate "
         "limiter's counts unless --redis-url shares them between replicas (with it, "
-        "replicas also tell which one holds a session).",
+        "replicas also tell which one holds a session). Several processes (--processes) "
+        "need --redis-url and --max-sessions 0; admission control (503) is per process.",
     )
     parser.add_argument(
         "--config", metavar="FILE",
@@ -116,6 +124,9 @@ def _settings(args: argparse.Namespace) -> GatewaySettings:
             f"refusing to listen on {settings.host} without API keys (anyone reaching it "
             "could run code): set --api-key-hashes (SANDBOX_WASM_API_KEY_HASHES), or listen "
             "on 127.0.0.1, or pass --insecure-no-auth")
+    conflict = multi_process_conflict(settings)
+    if conflict is not None:
+        raise UsageError(conflict)
     return settings
 
 
@@ -153,8 +164,12 @@ def main(argv: Sequence[str]) -> int:
     from ..server._gateway_tools import ToolConfigError
 
     sandbox = Sandbox()
-    # Fail now, with the library's message, if the runtime is missing or tampered with.
+    # Fail now, with the library's message, if the runtime is missing or tampered with;
+    # this also fills the compile cache, so worker processes load the module instead of
+    # each compiling it.
     sandbox.warm_up()
+    if settings.processes > 1:
+        return _serve_processes(settings)
     try:
         app = create_app(settings, sandbox=sandbox)
         # Connect the bridged MCP servers now, so that one that cannot be reached is a
@@ -177,3 +192,33 @@ def main(argv: Sequence[str]) -> int:
     return EXIT_OK
 
 
+def _serve_processes(settings: GatewaySettings) -> int:
+    """uvicorn with `settings.processes` workers, each building the app from `settings`."""
+    import uvicorn
+
+    from ..server._gateway_tools import GatewayTools, ToolConfigError
+
+    if settings.tools or settings.bridges:
+        # Each worker connects its own bridged servers; one that cannot be reached is a
+        # one-line error here rather than N workers failing to start.
+        try:
+            check = GatewayTools(entry_points=settings.tools, bridges=settings.bridges)
+            check.start()
+            check.close()
+        except ToolConfigError as exc:
+            return report_failure("wasm-exec serve", UsageError(str(exc)))
+    _announce(settings)
+    os.environ[WORKER_SETTINGS_ENV] = settings_json(settings)
+    try:
+        uvicorn.run(
+            WORKER_APP,
+            factory=True,
+            workers=settings.processes,
+            host=settings.host,
+            port=settings.port,
+            log_level=settings.log_level,
+            timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+        )
+    finally:
+        del os.environ[WORKER_SETTINGS_ENV]
+    return EXIT_OK

@@ -786,6 +786,8 @@ class Health(BaseModel):
     sessions: int
     max_sessions: int
     replica: str
+    pid: int = Field(description="The process that answered (one of several with "
+                     "--processes).")
 
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -1069,7 +1071,7 @@ def _add_routes(app: FastAPI, gateway: _Gateway) -> None:
             version=__version__, workers=pool.workers, busy=pool.busy,
             queued=pool.queued, queue_capacity=pool.queue_capacity,
             sessions=gateway.sessions.live, max_sessions=settings.max_sessions,
-            replica=gateway.replica,
+            replica=gateway.replica, pid=os.getpid(),
         )
 
     @app.get(

@@ -1,0 +1,71 @@
+"""Several gateway processes on one port: uvicorn's workers, each building the same app.
+
+Tiny executions do not scale across threads of one process (their page faults serialise on
+the process's memory map), but they do across processes. uvicorn binds the port once and
+starts `processes` workers that accept on it; each imports `worker_app` and builds the
+gateway from the settings the parent resolved (flags, environment, config file), handed
+over as JSON in one environment variable, so that every worker runs exactly those settings.
+
+What lives in a process stays there: its worker pool and queue (admission control, 503 +
+Retry-After, is per process), and its sessions, which is why several processes need
+`max_sessions` 0. Async jobs and the rate limit's counts are shared through Redis, which is
+why they need `redis_url`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import TYPE_CHECKING
+
+from ._settings import GatewaySettings
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+#: The environment variable carrying the resolved settings to the worker processes.
+WORKER_SETTINGS_ENV = "SANDBOX_WASM_WORKER_SETTINGS"
+#: What uvicorn imports in each worker (called: a factory).
+WORKER_APP = f"{__name__}:worker_app"
+
+
+def multi_process_conflict(settings: GatewaySettings) -> str | None:
+    """Why `settings` cannot run in several processes, or None when they can."""
+    if settings.processes == 1:
+        return None
+    needs = []
+    if settings.redis_url is None:
+        needs.append("--redis-url (SANDBOX_WASM_REDIS_URL): async jobs and the rate limit's "
+                     "counts would otherwise live in one process each, so a job could be "
+                     "polled on a process that does not know it and a client would get "
+                     f"{settings.processes} times the rate limit")
+    if settings.max_sessions:
+        needs.append("--max-sessions 0 (SANDBOX_WASM_MAX_SESSIONS): a session lives in the "
+                     "process that opened it, and the next request may reach another one")
+    if not needs:
+        return None
+    return f"--processes {settings.processes} needs " + "; and ".join(needs) + (
+        " (or run --processes 1)")
+
+
+def settings_json(settings: GatewaySettings) -> str:
+    """`settings` as JSON that `GatewaySettings(**json.loads(...))` rebuilds exactly, the
+    session key included (the workers sign snapshots with it)."""
+    values = settings.model_dump(mode="json")
+    if settings.session_key is not None:
+        values["session_key"] = settings.session_key.get_secret_value()
+    return json.dumps(values)
+
+
+def worker_app() -> FastAPI:
+    """The app of one worker process, from the settings its parent put in the
+    environment. Its lifespan loads the runtime (from the compile cache the parent
+    filled) and connects the bridged MCP servers."""
+    from ._http import create_app
+
+    text = os.environ.get(WORKER_SETTINGS_ENV)
+    if text is None:
+        raise RuntimeError(f"{WORKER_SETTINGS_ENV} is not set: worker_app is started by "
+                           "`wasm-exec serve --processes N`")
+    # Every field is given, so these win over whatever SANDBOX_WASM_* says.
+    return create_app(GatewaySettings(**json.loads(text)))
