@@ -15,6 +15,7 @@ from .._sandbox import Sandbox
 from ..server._auth import hash_key, is_loopback
 from ..server._processes import (
     WORKER_APP,
+    WORKER_HTTP_PROTOCOL,
     WORKER_SETTINGS_ENV,
     multi_process_conflict,
     settings_json,
@@ -214,6 +215,7 @@ def _serve_processes(settings: GatewaySettings) -> int:
             WORKER_APP,
             factory=True,
             workers=settings.processes,
+            http=WORKER_HTTP_PROTOCOL,
             host=settings.host,
             port=settings.port,
             log_level=settings.log_level,
