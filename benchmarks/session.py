@@ -4,8 +4,9 @@ process and moment (these machines are noisy: compare ratios, not absolute times
 - the latency of one small call (`x += 1`) on a live session, with on_trap="rollback" (a
   checkpoint of the written pages after every call) and "close" (none), for a session that
   ran one call and one holding ~10 MiB of Python data (the checkpoint copies every page the
-  session wrote, so its cost grows with the state), interleaved call by call with a one-shot
-  `execute("x = 1")`;
+  session wrote, so its cost grows with the state; it is taken in the background after the
+  call returns), interleaved call by call with a one-shot `execute("x = 1")`, and call after
+  call on one session (each call then waits for the previous call's checkpoint);
 - `snapshot()` and `Session.restore()` (median of repeated rounds, each restore interleaved
   with a one-shot run) and the snapshot's size, by how much data the session holds;
 - the host memory an idle session keeps, per session over a group of sessions, for both
@@ -148,15 +149,36 @@ def call_latency(n: int) -> dict[str, dict[str, float]]:
             for fn in cases.values():
                 fn()
         samples: dict[str, list[float]] = {name: [] for name in cases}
+        settle = [session._settle for session in sessions.values()]
         for _ in range(n):
             for name, fn in cases.items():
                 samples[name].append(_milliseconds(fn))
+                # The checkpoint a rollback call leaves is taken in the background; let it
+                # finish outside the timed calls, as it would during an agent's next turn,
+                # instead of in the middle of another case's call.
+                for wait in settle:
+                    wait()
         for session in sessions.values():  # every call counted: none was lost or rolled back
             assert session.execute("print(x)").stdout == f"{1 + 50 + n}\n"
     finally:
         for session in sessions.values():
             session.close()
     return {name: _summary(values) for name, values in samples.items()}
+
+
+def back_to_back(n: int) -> dict[str, dict[str, float]]:
+    """`x += 1` on one session at a time, call after call: with rollback each call waits for
+    the checkpoint the previous one left to be taken (in the interleaved rows it is taken
+    while the other cases run)."""
+    results: dict[str, dict[str, float]] = {}
+    for label in LATENCY_STATES:
+        for mode in MODES:
+            with _open(mode, STATES[label]) as session:
+                for _ in range(20):
+                    session.execute(STEP)
+                samples = [_milliseconds(lambda s=session: s.execute(STEP)) for _ in range(n)]
+            results[f"session {STEP} back to back, {label} (on_trap={mode})"] = _summary(samples)
+    return results
 
 
 def snapshot_costs(rounds: int) -> dict[str, dict[str, float]]:
@@ -215,6 +237,7 @@ def main() -> int:
     # Memory first, on a heap the other measurements have not churned yet.
     rss = rss_per_idle_session(count)
     latency = call_latency(n)
+    consecutive = back_to_back(n // 2)
     snapshots = snapshot_costs(rounds)
 
     one_shot = latency[ONE_SHOT_CASE]["p50_ms"]
@@ -223,6 +246,7 @@ def main() -> int:
         return latency[f"session {STEP}, {label} (on_trap={mode})"]["p50_ms"]
 
     report["latency"] = latency
+    report["back_to_back"] = consecutive
     report["ratios"] = {
         f"session ({label}, {mode}) / one-shot (p50)": round(p50(label, mode) / one_shot, 2)
         for label in LATENCY_STATES for mode in MODES
@@ -237,6 +261,12 @@ def main() -> int:
         [name, f"{row['p50_ms']:.3f}", f"{row['p95_ms']:.3f}",
          f"{row['p50_ms'] / one_shot:.2f}"]
         for name, row in latency.items()
+    ]))
+    print()
+    print(_table(["call after call on one session", "p50 ms", "p95 ms", "p50 / one-shot"], [
+        [name, f"{row['p50_ms']:.3f}", f"{row['p95_ms']:.3f}",
+         f"{row['p50_ms'] / one_shot:.2f}"]
+        for name, row in consecutive.items()
     ]))
     print()
     print(_table(

@@ -17,6 +17,7 @@ the same runtime runs.
 
 from __future__ import annotations
 
+import concurrent.futures
 import heapq
 import itertools
 import threading
@@ -121,6 +122,8 @@ class Session:
         self._lock = threading.RLock()
         self._closed = False
         self._checkpoint: SessionState | None = None
+        #: The checkpoint of the last call, still being taken in the background.
+        self._pending: concurrent.futures.Future[SessionState] | None = None
         self._instance = self._new_instance(_image.state if _image else None)
         if _image is not None:
             self.calls = _image.calls
@@ -141,6 +144,7 @@ class Session:
         """The session's linear memory now (it never shrinks)."""
         with self._lock:
             self._check_open()
+            self._settle()
             memory = self._instance.memory
             return memory.data_len(self._instance.store) if memory is not None else 0
 
@@ -150,7 +154,15 @@ class Session:
         with self._lock:
             self._close()
 
+    def _settle(self) -> None:
+        """Wait for the checkpoint being taken in the background (every use of the
+        instance does this first: the checkpoint reads it)."""
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            self._checkpoint = pending.result()
+
     def _close(self) -> None:
+        self._settle()
         if not self._closed:
             self._closed = True
             self._checkpoint = None
@@ -213,6 +225,7 @@ class Session:
         payload = request_payload(MODE_SESSION, offered, self._policy_line, source)
         with self._lock:
             self._check_open()
+            self._settle()
             fs = self._instance.fs
             assert fs is not None
             # The session's /input as a whole stays within the input cap, however many
@@ -245,20 +258,24 @@ class Session:
         return result.model_copy(update={"session": session})
 
     def _after_call(self, came_to_rest: bool) -> SessionCall:
-        """Keep the state the call left (checkpointing it), or put back the one before."""
+        """Keep the state the call left (checkpointing it), or put back the one before.
+
+        The checkpoint is taken in the background while the result goes back to the caller
+        (an agent's next call usually comes much later); whatever uses the instance next
+        waits for it first (`_settle`)."""
         rolled_back = False
-        if came_to_rest:
-            if self.on_trap == "rollback":
-                self._checkpoint = self._capture()
-        elif self._checkpoint is not None:
-            rolled_back = True
-            self._instance.close()
-            self._instance = self._new_instance(self._checkpoint)
-        else:
-            self._close()
+        if not came_to_rest:
+            if self._checkpoint is not None:
+                rolled_back = True
+                self._instance.close()
+                self._instance = self._new_instance(self._checkpoint)
+            else:
+                self._close()
         memory_bytes = 0
         if not self._closed and self._instance.memory is not None:
             memory_bytes = self._instance.memory.data_len(self._instance.store)
+        if came_to_rest and self.on_trap == "rollback":
+            self._pending = _checkpointer.submit(self._capture)
         return SessionCall(id=self.id, call=self.calls, rolled_back=rolled_back,
                            closed=self._closed, memory_bytes=memory_bytes)
 
@@ -301,6 +318,9 @@ class Session:
         and integrity-checked (HMAC-signed with `key` when given). Taken between calls."""
         with self._lock:
             self._check_open()
+            self._settle()
+            # With rollback, the checkpoint already is the state now (nothing ran since).
+            state = self._checkpoint if self._checkpoint is not None else self._capture()
             image = SessionImage(
                 runtime_sha256=self._program.runtime.sha256,
                 runtime_name=self._program.runtime.name,
@@ -308,7 +328,7 @@ class Session:
                 policy=self.policy.model_dump(mode="json"),
                 session_id=self.id,
                 calls=self.calls,
-                state=self._capture(),
+                state=state,
             )
         return encode(image, key=key)
 
@@ -404,3 +424,6 @@ class _IdleReaper:
 
 
 _reaper = _IdleReaper()
+# Checkpoints are taken here, between a call's return and the next use of its session.
+_checkpointer = concurrent.futures.ThreadPoolExecutor(
+    max_workers=2, thread_name_prefix="sandbox-wasm-checkpoint")
