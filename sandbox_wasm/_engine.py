@@ -8,6 +8,7 @@ import atexit
 import contextlib
 import gc
 import hashlib
+import os
 import threading
 import weakref
 from dataclasses import dataclass
@@ -107,13 +108,18 @@ class EngineHost:
         cached = self._cache_path(sha256)
         if cached.is_file():
             try:
-                return wasmtime.Module.deserialize_file(self.engine, str(cached)), False
+                module = wasmtime.Module.deserialize_file(self.engine, str(cached))
             except wasmtime.WasmtimeError:
                 pass  # stale or corrupt entry: compile again and replace it
+            else:
+                with contextlib.suppress(OSError):
+                    os.utime(cached)  # recently used: the last to be pruned
+                return module, False
         module = wasmtime.Module.from_file(self.engine, str(path))
         # A read-only cache only costs the next process a compile.
         with contextlib.suppress(OSError):
             write_atomically(cached, bytes(module.serialize()))
+            prune_module_cache(cached.parent)
         return module, True
 
     def close(self) -> None:
@@ -122,6 +128,23 @@ class EngineHost:
             dependent.release()
         self._modules.clear()
 
+
+
+#: Compiled modules kept in the cache (~35 MB each): every rebuilt runtime or image has a
+#: new SHA-256, so without a bound the cache grows by one entry per build.
+MAX_CACHED_MODULES = 12
+
+
+def prune_module_cache(directory: Path, keep: int = MAX_CACHED_MODULES) -> None:
+    """Remove all but the `keep` most recently used compiled modules in `directory` (a
+    process still using a removed one keeps its mapping; the next compiles it again)."""
+    entries = []
+    for entry in directory.glob("module-*.cwasm"):
+        with contextlib.suppress(OSError):
+            entries.append((entry.stat().st_mtime, entry))
+    for _, entry in sorted(entries, reverse=True)[keep:]:
+        with contextlib.suppress(OSError):
+            entry.unlink()
 
 
 _host: EngineHost | None = None

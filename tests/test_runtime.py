@@ -92,6 +92,31 @@ def test_corrupt_cache_entry_is_replaced(
         host.close()
 
 
+def test_the_compile_cache_keeps_only_the_most_recently_used_modules(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, pinned_runtime: Path
+) -> None:
+    monkeypatch.setenv("SANDBOX_WASM_CACHE_DIR", str(tmp_path))
+    old = []
+    for index in range(_engine.MAX_CACHED_MODULES + 3):
+        entry = tmp_path / f"module-old{index:02d}.cwasm"
+        entry.write_bytes(b"x")
+        os.utime(entry, (1_000_000 + index, 1_000_000 + index))
+        old.append(entry)
+    unrelated = tmp_path / "notes.txt"
+    unrelated.write_text("kept")
+    host = _engine.EngineHost()
+    try:
+        _, compiled = host.module(pinned_runtime, PYTHON_WASM_SHA256)
+    finally:
+        host.close()
+    assert compiled
+    kept = sorted(p.name for p in tmp_path.glob("module-*.cwasm"))
+    assert len(kept) == _engine.MAX_CACHED_MODULES
+    assert host._cache_path(PYTHON_WASM_SHA256).name in kept  # the one just written
+    assert not old[0].exists() and old[-1].exists()  # the least recently used went first
+    assert unrelated.read_text() == "kept"
+
+
 def test_cache_key_depends_on_flags_and_runtime(monkeypatch: pytest.MonkeyPatch) -> None:
     plain = _engine.EngineHost()
     no_fuel = _engine.EngineHost(_engine.EngineFlags(consume_fuel=False))
