@@ -20,6 +20,7 @@ import httpx
 import pytest
 from test_server_redis import RedisServer, free_port
 
+from sandbox_wasm._system import usable_cpus
 from sandbox_wasm.server import GatewaySettings
 from sandbox_wasm.server._auth import hash_key
 from sandbox_wasm.server._processes import settings_json
@@ -183,3 +184,11 @@ def test_workers_rebuild_exactly_the_parents_settings() -> None:
     rebuilt = GatewaySettings(**json.loads(settings_json(settings)))
     assert rebuilt == settings
     assert rebuilt.session_key.get_secret_value() == "k" * 32  # type: ignore[union-attr]
+
+
+def test_processes_share_the_cores_unless_workers_is_given() -> None:
+    cores = usable_cpus()
+    assert GatewaySettings().workers == cores
+    assert GatewaySettings(processes=2).workers == max(1, cores // 2)
+    assert GatewaySettings(processes=cores * 2).workers == 1
+    assert GatewaySettings(processes=2, workers=3).workers == 3

@@ -44,7 +44,7 @@ _METAVARS = {"api_key_hashes": "NAME:SHA256HEX[:SCOPES]", "redis_url": "URL"}
 
 def _default(name: str, info: FieldInfo) -> str:
     if name == "workers":
-        return "usable CPUs, in each process"
+        return "usable CPUs / processes"
     default = info.get_default(call_default_factory=False)
     if default in (None, ()):
         return "unset"

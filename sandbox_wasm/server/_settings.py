@@ -91,17 +91,18 @@ class GatewaySettings(BaseSettings):
 
     host: str = Field("127.0.0.1", description="Interface to listen on.")
     port: int = Field(8000, ge=0, le=65_535, description="TCP port (0 picks a free one).")
-    workers: int = Field(
-        default_factory=usable_cpus, ge=1, le=256,
-        description="Executions running at once in each process (threads; wasm releases "
-        "the GIL).",
-    )
     processes: int = Field(
         1, ge=1, le=64,
         description="Gateway processes sharing the port (uvicorn workers), each with its own "
         "workers and queue: short executions scale with processes, not threads. More than 1 "
         "needs --redis-url (async jobs and the rate limit's counts must be shared) and "
         "--max-sessions 0 (a session lives in one process and cannot move).",
+    )
+    workers: int = Field(
+        default_factory=lambda data: max(1, usable_cpus() // data.get("processes", 1)),
+        ge=1, le=256,
+        description="Executions running at once in each process (threads; wasm releases "
+        "the GIL).",
     )
     queue: int = Field(
         16, ge=0, le=10_000,
