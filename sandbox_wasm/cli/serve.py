@@ -159,18 +159,21 @@ def main(argv: Sequence[str]) -> int:
     except UsageError as exc:
         return report_failure("wasm-exec serve", exc)
 
+    if settings.processes > 1:
+        # Check the runtime and fill the compile cache, so that each worker loads the
+        # module instead of compiling it; then let go of it: the supervisor runs nothing.
+        with Sandbox() as sandbox:
+            sandbox.warm_up()
+        return _serve_processes(settings)
+
     import uvicorn
 
     from ..server import create_app
     from ..server._gateway_tools import ToolConfigError
 
     sandbox = Sandbox()
-    # Fail now, with the library's message, if the runtime is missing or tampered with;
-    # this also fills the compile cache, so worker processes load the module instead of
-    # each compiling it.
+    # Fail now, with the library's message, if the runtime is missing or tampered with.
     sandbox.warm_up()
-    if settings.processes > 1:
-        return _serve_processes(settings)
     try:
         app = create_app(settings, sandbox=sandbox)
         # Connect the bridged MCP servers now, so that one that cannot be reached is a
