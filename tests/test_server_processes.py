@@ -116,19 +116,26 @@ def test_two_processes_serve_with_admission_per_process_and_leave_no_process(
             assert (answer.status_code, answer.json()["stdout"]) == (200, "1\n")
 
         # One worker and no queue in each process: with the first busy, it refuses at once
-        # (503 + Retry-After) while the second still runs code.
+        # (503 + Retry-After, and asks for a new connection) while the second still runs
+        # code. a2 was connected to the first before it got busy.
+        on(a2, first)
         sleeper = _background(on(a1, first), {
             "code": "import time\ntime.sleep(2)\nprint('done')", "limits": {"timeout_ms": 5000}})
         deadline = time.monotonic() + 10
-        while on(a2, first).get("/healthz").json()["busy"] != 1:
+        while True:  # each probe on a new connection: a2 stays unused
+            health = httpx.get(f"{url}/healthz", timeout=10).json()
+            if (health["pid"], health["busy"]) == (first, 1):
+                break
             assert time.monotonic() < deadline
             time.sleep(0.02)
         refused = a2.post(SAFE_EXEC, json={"code": "print(1)"})
         assert refused.status_code == 503
         assert int(refused.headers["retry-after"]) >= 1
+        assert refused.headers["connection"] == "close"
         assert refused.json()["error"]["code"] == "overloaded"
         served = on(b1, second).post(SAFE_EXEC, json={"code": "print(2)"})
         assert (served.status_code, served.json()["stdout"]) == (200, "2\n")
+        assert served.headers.get("connection") != "close"
         finished = sleeper.result(timeout=30)
         assert (finished.status_code, finished.json()["stdout"]) == (200, "done\n")
     finally:

@@ -6,6 +6,10 @@ starts `processes` workers that accept on it; each imports `worker_app` and buil
 gateway from the settings the parent resolved (flags, environment, config file), handed
 over as JSON in one environment variable, so that every worker runs exactly those settings.
 
+The kernel gives each new connection to whichever process accepts it first, and a
+kept-alive connection stays there; a process with every worker busy answers with
+`Connection: close`, so that its clients reconnect and reach the idle ones.
+
 What lives in a process stays there: its worker pool and queue (admission control, 503 +
 Retry-After, is per process), and its sessions, which is why several processes need
 `max_sessions` 0. Async jobs and the rate limit's counts are shared through Redis, which is
@@ -26,6 +30,9 @@ from ._settings import GatewaySettings
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+    from ._pool import WorkerPool
 
 #: The environment variable carrying the resolved settings to the worker processes.
 WORKER_SETTINGS_ENV = "SANDBOX_WASM_WORKER_SETTINGS"
@@ -46,6 +53,31 @@ class NoDelayHTTPProtocol(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         super().connection_made(transport)
+
+
+class CloseWhenBusy:
+    """ASGI middleware asking the client to reconnect (`Connection: close`) when every
+    worker of this process is busy. A kept-alive connection stays with the process that
+    accepted it, and a client opening its pool at once may land all of it on one process;
+    a new connection goes to whichever process accepts first, and a busy one is slow to.
+    So the load moves to the idle processes, and connections are kept while there is room."""
+
+    def __init__(self, app: ASGIApp, pool: WorkerPool) -> None:
+        self.app = app
+        self.pool = pool
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_closing(message: Message) -> None:
+            if message["type"] == "http.response.start" and self.pool.busy >= self.pool.workers:
+                headers = [*message.get("headers", ()), (b"connection", b"close")]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_closing)
 
 
 def multi_process_conflict(settings: GatewaySettings) -> str | None:
@@ -87,4 +119,6 @@ def worker_app() -> FastAPI:
         raise RuntimeError(f"{WORKER_SETTINGS_ENV} is not set: worker_app is started by "
                            "`wasm-exec serve --processes N`")
     # Every field is given, so these win over whatever SANDBOX_WASM_* says.
-    return create_app(GatewaySettings(**json.loads(text)))
+    app = create_app(GatewaySettings(**json.loads(text)))
+    app.add_middleware(CloseWhenBusy, pool=app.state.gateway.pool)
+    return app
