@@ -85,15 +85,19 @@ class ApiKey:
         return cls(name=name, digest=bytes.fromhex(digest), scopes=scopes)
 
 
-def parse_entries(value: object) -> object:
-    """Entries from the environment or a file: a JSON array, or a comma-separated list."""
+def parse_entries(value: object, *, comma_list: bool = True) -> object:
+    """Entries from the environment or a file: a JSON array, or else a comma-separated list
+    (or, without `comma_list`, one entry)."""
     if isinstance(value, str):
         text = value.strip()
+        alternative = "a comma list" if comma_list else "one entry"
         if text.startswith("["):
             try:
                 return json.loads(text)
             except ValueError:
-                raise ValueError("must be a JSON array of strings or a comma list") from None
+                raise ValueError(f"must be a JSON array of strings or {alternative}") from None
+        if not comma_list:
+            return (text,) if text else ()
         return tuple(part.strip() for part in text.split(",") if part.strip())
     return value
 

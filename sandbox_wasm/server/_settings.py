@@ -5,7 +5,6 @@ the fields' descriptions."""
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -201,16 +200,9 @@ class GatewaySettings(BaseSettings):
     @field_validator("tools", "bridge", "bridge_url", mode="before")
     @classmethod
     def _entries(cls, value: object) -> object:
-        # From the environment: a JSON array of entries, or one entry.
-        if isinstance(value, str):
-            text = value.strip()
-            if text.startswith("["):
-                try:
-                    return json.loads(text)
-                except ValueError:
-                    raise ValueError("must be a JSON array of strings or one entry") from None
-            return (text,) if text else ()
-        return value
+        # From the environment: a JSON array of entries, or one entry (a command line or
+        # URL may hold commas).
+        return parse_entries(value, comma_list=False)
 
     @field_validator("api_key_hashes", mode="before")
     @classmethod
