@@ -271,6 +271,20 @@ def test_key_hashes_from_the_environment(value: str, names: list[str]) -> None:
     assert [key.name for key in settings.api_keys] == names
 
 
+@pytest.mark.parametrize(("value", "expected"), [
+    pytest.param('["m:tools", "n:more"]', ("m:tools", "n:more"), id="json-array"),
+    pytest.param("python -m server --opt a,b", ("python -m server --opt a,b",), id="one-entry"),
+    pytest.param("", (), id="empty"),
+])
+def test_bridges_from_the_environment_are_one_entry_or_a_json_array(
+    value: str, expected: tuple[str, ...]
+) -> None:
+    settings = load_settings(environ={"SANDBOX_WASM_BRIDGE": value})
+    assert tuple(settings.bridge) == expected
+    with pytest.raises(ValueError, match="JSON array of strings or one entry"):
+        load_settings(environ={"SANDBOX_WASM_BRIDGE": "[not json"})
+
+
 # -- the command line --------------------------------------------------------------------------
 def _wasm_exec(*argv: str, env: dict[str, str] | None = None,
                stdin: str | None = None) -> subprocess.CompletedProcess[str]:
