@@ -431,8 +431,9 @@ def _flush(_sys=sys):
 
 
 def serve(_exit=os._exit):
-    """Serve the one request on stdin and exit (the entry point of every run; a snapshot's
-    resume trampoline calls it by this name)."""
+    """Serve the one request on stdin (the entry point of every run; a snapshot's resume
+    trampoline calls it by this name): a one-shot request ends the process, a session
+    request returns, leaving the instance at rest for the next one."""
     mode, _, rest = _read_request().partition(b"\n")
     mode, _, option = mode.partition(b" ")
     if option == TOOLS_OPTION:
