@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import httpx
 import uvicorn
@@ -50,3 +50,18 @@ class LiveServer:
             if predicate(health) or time.monotonic() > deadline:
                 return health
             time.sleep(0.02)
+
+
+def serve(sandbox: sw.Sandbox, **settings: object) -> Iterator[LiveServer]:
+    """A LiveServer with these settings for a fixture to yield from; stopped afterwards."""
+    server = LiveServer(GatewaySettings(**settings), sandbox)  # type: ignore[arg-type]
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def error_of(response: httpx.Response) -> dict:
+    """The gateway's JSON error object of a refusal."""
+    assert response.headers["content-type"].startswith("application/json")
+    return response.json()["error"]  # type: ignore[no-any-return]

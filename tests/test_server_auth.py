@@ -17,10 +17,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from live_server import LiveServer
+from live_server import LiveServer, error_of, serve
 
 import sandbox_wasm as sw
-from sandbox_wasm.server import GatewaySettings
 from sandbox_wasm.server._auth import hash_key
 from sandbox_wasm.server._settings import ConfigFileError, load_settings
 
@@ -39,19 +38,6 @@ def bearer(name: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {KEYS[name]}"}
 
 
-def error_of(response: httpx.Response) -> dict:
-    assert response.headers["content-type"].startswith("application/json")
-    return response.json()["error"]
-
-
-def _serve(sandbox: sw.Sandbox, **settings: object) -> Iterator[LiveServer]:
-    server = LiveServer(GatewaySettings(**settings), sandbox)  # type: ignore[arg-type]
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 @pytest.fixture(scope="module")
 def sandbox() -> sw.Sandbox:
     box = sw.Sandbox()
@@ -62,14 +48,14 @@ def sandbox() -> sw.Sandbox:
 @pytest.fixture(scope="module")
 def server(sandbox: sw.Sandbox) -> Iterator[LiveServer]:
     """Four keys (two with scopes of their own); /healthz and /metrics protected."""
-    yield from _serve(sandbox, workers=2, queue=4, rate_limit=10_000,
+    yield from serve(sandbox, workers=2, queue=4, rate_limit=10_000,
                       api_key_hashes=HASHES, public_health=False)
 
 
 @pytest.fixture(scope="module")
 def capped(sandbox: sw.Sandbox) -> Iterator[LiveServer]:
     """No keys; timeouts capped at 2 s."""
-    yield from _serve(sandbox, workers=1, queue=4, rate_limit=10_000, max_timeout_ms=2_000)
+    yield from serve(sandbox, workers=1, queue=4, rate_limit=10_000, max_timeout_ms=2_000)
 
 
 # -- 401 and 403 ---------------------------------------------------------------------------
@@ -142,7 +128,7 @@ def test_without_keys_the_documentation_names_no_scheme(capped: LiveServer) -> N
 
 
 def test_health_is_public_by_default(sandbox: sw.Sandbox) -> None:
-    for live in _serve(sandbox, workers=1, queue=1, api_key_hashes=HASHES[:1]):
+    for live in serve(sandbox, workers=1, queue=1, api_key_hashes=HASHES[:1]):
         assert live.client.get("/healthz").status_code == 200
         assert live.client.get("/metrics").status_code == 200
         assert live.client.post(SAFE_EXEC, json={"code": "1"}).status_code == 401
@@ -197,7 +183,7 @@ def test_another_keys_session_is_404(server: LiveServer) -> None:
 
 
 def test_each_key_has_its_own_rate_limit(sandbox: sw.Sandbox) -> None:
-    for live in _serve(sandbox, workers=1, queue=4, rate_limit=2, api_key_hashes=HASHES[:2]):
+    for live in serve(sandbox, workers=1, queue=4, rate_limit=2, api_key_hashes=HASHES[:2]):
         for _ in range(2):
             assert live.client.post(SAFE_EXEC, json={"code": "1"},
                                     headers=bearer("alice")).status_code == 200

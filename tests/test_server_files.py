@@ -12,9 +12,8 @@ import json
 import time
 from collections.abc import Iterator
 
-import httpx
 import pytest
-from live_server import LiveServer
+from live_server import LiveServer, error_of, serve
 
 import sandbox_wasm as sw
 from sandbox_wasm.server import GatewaySettings
@@ -53,19 +52,6 @@ def decoded(files: dict[str, str]) -> dict[str, bytes]:
     return {name: base64.b64decode(text, validate=True) for name, text in files.items()}
 
 
-def error_of(response: httpx.Response) -> dict:
-    assert response.headers["content-type"].startswith("application/json")
-    return response.json()["error"]
-
-
-def _serve(sandbox: sw.Sandbox, **settings: object) -> Iterator[LiveServer]:
-    server = LiveServer(GatewaySettings(**settings), sandbox)
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 @pytest.fixture(scope="module")
 def sandbox() -> sw.Sandbox:
     box = sw.Sandbox()
@@ -75,13 +61,13 @@ def sandbox() -> sw.Sandbox:
 
 @pytest.fixture(scope="module")
 def server(sandbox: sw.Sandbox) -> Iterator[LiveServer]:
-    yield from _serve(sandbox, workers=2, queue=4, rate_limit=10_000)
+    yield from serve(sandbox, workers=2, queue=4, rate_limit=10_000)
 
 
 @pytest.fixture(scope="module")
 def small_server(sandbox: sw.Sandbox) -> Iterator[LiveServer]:
     """Input files of at most 4,000 bytes a request."""
-    yield from _serve(sandbox, workers=1, queue=4, rate_limit=10_000, max_input_bytes=4_000)
+    yield from serve(sandbox, workers=1, queue=4, rate_limit=10_000, max_input_bytes=4_000)
 
 
 # -- round trips -----------------------------------------------------------------------------

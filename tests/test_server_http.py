@@ -17,24 +17,16 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import httpx
 import pytest
-from live_server import LiveServer
+from live_server import LiveServer, error_of, serve
 from prometheus_client.parser import text_string_to_metric_families
 
 import sandbox_wasm as sw
-from sandbox_wasm.server import GatewaySettings, InMemoryJobStore
+from sandbox_wasm.server import InMemoryJobStore
 from sandbox_wasm.server._pool import PoolSaturated, WorkerPool
 
 SAFE_EXEC = "/v1/tools/safe-exec"
 SAFE_EXEC_ASYNC = "/v1/tools/safe-exec/async"
 TOOL = "/v1/tools/execute_python_sandbox"
-
-
-def _serve(sandbox: sw.Sandbox, **settings: object) -> Iterator[LiveServer]:
-    server = LiveServer(GatewaySettings(**settings), sandbox)
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="module")
@@ -49,19 +41,19 @@ def sandbox() -> sw.Sandbox:
 @pytest.fixture(scope="module")
 def server(sandbox: sw.Sandbox) -> Iterator[LiveServer]:
     """Two workers, a small queue, a rate limit no test reaches."""
-    yield from _serve(sandbox, workers=2, queue=4, rate_limit=10_000)
+    yield from serve(sandbox, workers=2, queue=4, rate_limit=10_000)
 
 
 @pytest.fixture(scope="module")
 def tight_server(sandbox: sw.Sandbox) -> Iterator[LiveServer]:
     """One worker, no queue, one finished job kept."""
-    yield from _serve(sandbox, workers=1, queue=0, rate_limit=10_000, max_jobs=1)
+    yield from serve(sandbox, workers=1, queue=0, rate_limit=10_000, max_jobs=1)
 
 
 @pytest.fixture(scope="module")
 def limited_server(sandbox: sw.Sandbox) -> Iterator[LiveServer]:
     """Three requests a minute per client."""
-    yield from _serve(sandbox, workers=1, queue=4, rate_limit=3)
+    yield from serve(sandbox, workers=1, queue=4, rate_limit=3)
 
 
 def in_background(fn: Callable[[], httpx.Response]) -> Future[httpx.Response]:
@@ -69,11 +61,6 @@ def in_background(fn: Callable[[], httpx.Response]) -> Future[httpx.Response]:
     future = pool.submit(fn)
     pool.shutdown(wait=False)
     return future
-
-
-def error_of(response: httpx.Response) -> dict:
-    assert response.headers["content-type"].startswith("application/json")
-    return response.json()["error"]
 
 
 # -- POST /v1/tools/safe-exec ------------------------------------------------------------

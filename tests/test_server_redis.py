@@ -20,7 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 import redis
-from live_server import LiveServer
+from live_server import LiveServer, error_of
 
 import sandbox_wasm as sw
 from sandbox_wasm.cli.serve import main as serve_main
@@ -124,11 +124,6 @@ def submit(client: httpx.Client, code: str, timeout_ms: int = 5000) -> str:
     )
     assert response.status_code == 202, response.text
     return str(response.json()["job_id"])
-
-
-def error_of(response: httpx.Response) -> dict:
-    assert response.headers["content-type"].startswith("application/json")
-    return response.json()["error"]
 
 
 @pytest.fixture(scope="module")

@@ -16,11 +16,11 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import httpx
 import pytest
-from live_server import LiveServer
+from live_server import LiveServer, error_of, serve
 from prometheus_client.parser import text_string_to_metric_families
 
 import sandbox_wasm as sw
-from sandbox_wasm.server import GatewaySettings, settings_from_env
+from sandbox_wasm.server import settings_from_env
 
 SESSIONS = "/v1/sessions"
 RESTORE = "/v1/sessions/restore"
@@ -30,11 +30,7 @@ PROBE = "try:\n    print(secret)\nexcept NameError:\n    print('absent')"
 
 
 def _serve(sandbox: sw.Sandbox, **settings: object) -> Iterator[LiveServer]:
-    server = LiveServer(GatewaySettings(rate_limit=10_000, **settings), sandbox)  # type: ignore[arg-type]
-    try:
-        yield server
-    finally:
-        server.stop()
+    return serve(sandbox, **{"rate_limit": 10_000, **settings})
 
 
 @pytest.fixture(scope="module")
@@ -61,11 +57,6 @@ def capped_server(sandbox: sw.Sandbox) -> Iterator[LiveServer]:
 def short_lived_server(sandbox: sw.Sandbox) -> Iterator[LiveServer]:
     """Sessions closed after one second without a call."""
     yield from _serve(sandbox, workers=2, queue=4, session_idle_seconds=1.0)
-
-
-def error_of(response: httpx.Response) -> dict:
-    assert response.headers["content-type"].startswith("application/json")
-    return response.json()["error"]
 
 
 def open_session(server: LiveServer, **body: object) -> dict:
