@@ -22,6 +22,8 @@ import threading
 import time
 from pathlib import Path
 
+from _timing import milliseconds, summary
+
 import sandbox_wasm as sw
 from sandbox_wasm._guest import MODE_EXEC
 from sandbox_wasm._policy import policy_line
@@ -41,33 +43,20 @@ CPU = (
 )
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def _milliseconds(fn) -> float:  # type: ignore[no-untyped-def]
-    start = time.perf_counter()
-    fn()
-    return (time.perf_counter() - start) * 1000
 
 
-def _summary(samples: list[float]) -> dict[str, float]:
-    return {
-        "p50_ms": round(percentile(samples, 0.5), 3),
-        "p95_ms": round(percentile(samples, 0.95), 3),
-        "n": len(samples),
-    }
 
 
 def timed(fn, n: int) -> dict[str, float]:  # type: ignore[no-untyped-def]
-    return _summary([_milliseconds(fn) for _ in range(n)])
+    return summary([milliseconds(fn) for _ in range(n)])
 
 
 def interleaved(first, second, n: int) -> tuple[dict[str, float], dict[str, float]]:  # type: ignore[no-untyped-def]
     """Time two callables alternately, so a busy moment of the machine hits both alike."""
-    pairs = [(_milliseconds(first), _milliseconds(second)) for _ in range(n)]
-    return _summary([a for a, _ in pairs]), _summary([b for _, b in pairs])
+    pairs = [(milliseconds(first), milliseconds(second)) for _ in range(n)]
+    return summary([a for a, _ in pairs]), summary([b for _, b in pairs])
 
 
 def smallest_memory_cap(box: sw.Sandbox) -> int:

@@ -33,6 +33,8 @@ import time
 import zipfile
 from pathlib import Path
 
+from _timing import percentile
+
 import sandbox_wasm as sw
 from sandbox_wasm.image import build_image
 
@@ -62,9 +64,6 @@ def pinned_wheel() -> Path:
     return target
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def _table(header: list[str], rows: list[list[object]]) -> str:

@@ -33,6 +33,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from _timing import milliseconds, summary
+
 import sandbox_wasm as sw
 
 HERE = Path(__file__).resolve().parent
@@ -53,23 +55,10 @@ LATENCY_STATES = ("one call", "75k small dicts")
 ONE_SHOT_CASE = f"one-shot execute({ONE_SHOT!r})"
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def _milliseconds(fn: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    fn()
-    return (time.perf_counter() - start) * 1000
 
 
-def _summary(samples: list[float]) -> dict[str, float]:
-    return {
-        "p50_ms": round(percentile(samples, 0.5), 3),
-        "p95_ms": round(percentile(samples, 0.95), 3),
-        "n": len(samples),
-    }
 
 
 def _session(on_trap: str = "rollback") -> sw.Session:
@@ -152,7 +141,7 @@ def call_latency(n: int) -> dict[str, dict[str, float]]:
         settle = [session._settle for session in sessions.values()]
         for _ in range(n):
             for name, fn in cases.items():
-                samples[name].append(_milliseconds(fn))
+                samples[name].append(milliseconds(fn))
                 # The checkpoint a rollback call leaves is taken in the background; let it
                 # finish outside the timed calls, as it would during an agent's next turn,
                 # instead of in the middle of another case's call.
@@ -163,7 +152,7 @@ def call_latency(n: int) -> dict[str, dict[str, float]]:
     finally:
         for session in sessions.values():
             session.close()
-    return {name: _summary(values) for name, values in samples.items()}
+    return {name: summary(values) for name, values in samples.items()}
 
 
 def back_to_back(n: int) -> dict[str, dict[str, float]]:
@@ -176,8 +165,8 @@ def back_to_back(n: int) -> dict[str, dict[str, float]]:
             with _open(mode, STATES[label]) as session:
                 for _ in range(20):
                     session.execute(STEP)
-                samples = [_milliseconds(lambda s=session: s.execute(STEP)) for _ in range(n)]
-            results[f"session {STEP} back to back, {label} (on_trap={mode})"] = _summary(samples)
+                samples = [milliseconds(lambda s=session: s.execute(STEP)) for _ in range(n)]
+            results[f"session {STEP} back to back, {label} (on_trap={mode})"] = summary(samples)
     return results
 
 
@@ -191,7 +180,7 @@ def snapshot_costs(rounds: int) -> dict[str, dict[str, float]]:
             if setup is not None:
                 assert session.execute(setup, timeout_ms=30_000).ok
             held = session.memory_bytes - fresh_memory
-            snapshot_ms = [_milliseconds(session.snapshot) for _ in range(rounds)]
+            snapshot_ms = [milliseconds(session.snapshot) for _ in range(rounds)]
             data = session.snapshot()
         restore_ms, one_shot_ms = [], []
         for _ in range(rounds):
@@ -201,7 +190,7 @@ def snapshot_costs(rounds: int) -> dict[str, dict[str, float]]:
             if setup is not None and len(restore_ms) == 1:
                 assert restored.execute("print(len(data))").stdout.strip().isdigit()
             restored.close()
-            one_shot_ms.append(_milliseconds(lambda: sw.execute(ONE_SHOT)))
+            one_shot_ms.append(milliseconds(lambda: sw.execute(ONE_SHOT)))
         restore = statistics.median(restore_ms)
         rows[label] = {
             "memory_held_mib": round(held / MIB, 1),
