@@ -183,6 +183,10 @@ class RuntimeFile:
     #: Whether runs get the in-memory filesystem: our own runtime and its images, whose
     #: snapshot rescans its preopens at first use (the fallback embeds a wasi-vfs of its own).
     has_filesystem: bool = False
+    #: Whether the entry returns when a request asks it to (`REST_OPTION`), leaving the
+    #: instance at rest: our own runtime and its images (sessions and instance reuse
+    #: stand on it).
+    returns_to_rest: bool = False
 
 
 #: Python runtime variants, in the order "auto" tries them: our own CPython 3.13 snapshot,
@@ -272,7 +276,7 @@ def _own_runtime(directory: Path) -> RuntimeFile:
     path = own / OWN_PYTHON_SNAPSHOT_NAME
     verify_runtime_file(path, sha256)
     return RuntimeFile(path, sha256, "snapshot", OWN_PYTHON_RUNTIME_NAME, version,
-                       has_filesystem=True)
+                       has_filesystem=True, returns_to_rest=True)
 
 
 def _vmware_runtime(directory: Path, variant: str) -> RuntimeFile:

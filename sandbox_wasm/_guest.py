@@ -137,6 +137,10 @@ MODE_SESSION = b"session"
 STATUS_MARK = b"\x00sandbox-wasm-status:"
 #: The request's option that puts a tools manifest line before the rest.
 TOOLS_OPTION = b"tools"
+#: The request's option that makes a one-shot request return to rest (its exit status on
+#: stderr, as a session request's) instead of ending the process: our runtime's entry
+#: returns then, and the host may reuse the instance once its memory is put back.
+REST_OPTION = b"rest"
 #: The descriptor of the tool channel (0-2 stdio, 3 the filesystem root): a call is one
 #: write of JSON {"tool", "args", "kwargs"}; its answer, read back, is an 8-byte length and
 #: JSON {"result"} or {"error": {"type", "message"}}.
@@ -432,39 +436,40 @@ def _flush(_sys=sys):
 
 def serve(_exit=os._exit):
     """Serve the one request on stdin (the entry point of every run; a snapshot's resume
-    trampoline calls it by this name): a one-shot request ends the process, a session
-    request returns, leaving the instance at rest for the next one."""
+    trampoline calls it by this name). A session request, and a one-shot request with the
+    rest option, returns (its exit status on stderr), leaving the instance at rest; any
+    other one-shot request ends the process."""
     mode, _, rest = _read_request().partition(b"\n")
-    mode, _, option = mode.partition(b" ")
-    if option == TOOLS_OPTION:
+    mode, *options = mode.split(b" ")
+    if TOOLS_OPTION in options:
         manifest, _, rest = rest.partition(b"\n")
         _install_tools(manifest)
     else:
         sys.modules.pop("tools", None)  # a session's earlier call may have had tools
+    # Returning (instead of os._exit) leaves no frame of this call behind: the instance is
+    # at rest, and its memory is the whole state (a session's, or one the host puts back).
+    end = _come_to_rest if mode == MODE_SESSION or REST_OPTION in options else _exit
     if mode == MODE_AUDIT:
         _write_answer(_audit_answer(rest))
-        _exit(0)
+        return end(0)
     source, code_object = rest, None
-    if mode == MODE_SESSION:
-        policy, _, source = rest.partition(b"\n")
-        answer, code_object, blocked = _judge(source, _tables_for(policy))
-        _write_answer(answer)
-        del answer
-        status = 0 if blocked else _run_session_code(code_object) & 0xFF
-        # Returning (instead of os._exit) leaves no frame of this call behind: the
-        # instance is at rest and its memory is the whole session state.
-        _write_all(2, STATUS_MARK + str(status).encode() + b"\n")
-        return
-    if mode == MODE_EXEC:
+    if mode in (MODE_SESSION, MODE_EXEC):
         policy, _, source = rest.partition(b"\n")
         answer, code_object, blocked = _judge(source, _tables_for(policy))
         _write_answer(answer)
         del answer
         if blocked:
-            _exit(0)
+            return end(0)
+    if mode == MODE_SESSION:
+        return end(_run_session_code(code_object) & 0xFF)
     # Exit statuses are 8 bits wide, as for a native process (and os._exit rejects ints
     # beyond 32 bits).
-    _exit(_run_user_code(source, code_object) & 0xFF)
+    return end(_run_user_code(source, code_object) & 0xFF)
+
+
+def _come_to_rest(status, _write_all=_write_all):
+    """End a request that returns: its exit status goes to the host on stderr."""
+    _write_all(2, STATUS_MARK + str(status).encode() + b"\n")
 
 
 def _read_request(_read=os.read):
@@ -745,6 +750,9 @@ def _reseed_random_on_first_use(random_module):
     random_module.__getattr__ = module_getattr
 
 
+#: Free heap our runtime's snapshot starts with (see the end of this file).
+HEAP_HEADROOM_BYTES = 6 * 1024 * 1024
+
 # A source with the constructs the audit meets most, judged a few times at build time.
 _WARM_UP_SOURCE = b"""\
 import json, math
@@ -783,5 +791,13 @@ if __name__ == "__main__" and sys.argv[1:] == ["--snapshot-init"]:
     # run walks the whole start-up heap.
     gc.collect()
     gc.freeze()
+    if sys.version_info >= (3, 13):
+        # Free heap in the snapshot (wasi-libc's malloc never gives memory back): a run
+        # that allocates less than this does not grow linear memory, so our runtime's host
+        # can put its instance back to the image and reuse it (grown memory cannot
+        # shrink). Never-written pages cost nothing; the runtime then starts at ~27 MiB,
+        # under the smallest memory cap a request may ask for (32 MiB).
+        _headroom = bytearray(HEAP_HEADROOM_BYTES)
+        del _headroom
 elif __name__ == "__main__":
     serve()

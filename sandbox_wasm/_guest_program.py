@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import ctypes
 import functools
+import os
 import re
 import struct
 import threading
@@ -31,7 +33,7 @@ from ._guest import (
     MAX_ERROR_RECORD_BYTES,
     STATUS_MARK,
 )
-from ._guest_memory import initial_stack_pointer
+from ._guest_memory import MemoryReset, initial_stack_pointer, memory_address, thread_faults
 from ._guest_view import GuestMemory
 from ._models import MIB, Limits
 from ._tools import ToolCallRecord, ToolChannel
@@ -196,9 +198,12 @@ class GuestOutcome:
     stdout_bytes: int = 0
     stderr_bytes: int = 0
     error_record: bytes | None = None
-    #: The exit status a session request reported when it came back to rest (None: it did
-    #: not, e.g. it trapped).
+    #: The exit status a request that returns reported when it came back to rest (None:
+    #: it did not, e.g. it trapped).
     status_record: int | None = None
+    #: Whether the entry point returned: the guest came back to rest (every frame of the
+    #: call returned). Only wasmtime can say so; nothing the guest writes can fake it.
+    at_rest: bool = False
     #: The guest's framed audit answer (JSON), when the run was asked for one.
     audit_answer: bytes | None = None
     answer_too_large: bool = False
@@ -508,8 +513,23 @@ def _define_host_functions(linker: wasmtime.Linker) -> None:
                              access_caller=True)
 
 
+#: Idle instances a program keeps for reuse, and the most memory one may have written to
+#: be reused (copying it back must stay cheaper than a fresh instance's page faults).
+MAX_IDLE_INSTANCES = 8
+MAX_RESET_BYTES = 4 * MIB
+#: $SANDBOX_WASM_REUSE_INSTANCES=0 gives every one-shot run an instance of its own.
+REUSE_INSTANCES = os.environ.get("SANDBOX_WASM_REUSE_INSTANCES") != "0"
+
+
 class GuestProgram:
     """A runtime compiled and linked, ready to instantiate many times (one InstancePre).
+
+    A runtime whose entry returns to rest (`RuntimeFile.returns_to_rest`) has its one-shot
+    runs served by reused instances: after a run that came back to rest, the instance's
+    memory is put back to the image (`MemoryReset`), which makes it indistinguishable from
+    a fresh one, and it waits for the next run. A run that trapped, exited, grew its memory
+    or wrote more than MAX_RESET_BYTES leaves its instance to be freed;
+    $SANDBOX_WASM_REUSE_INSTANCES=0 turns reuse off.
 
     `release()` drops the compiled module (later runs report a host error); the engine host
     calls it at interpreter exit, a `Sandbox` when it is closed."""
@@ -524,11 +544,20 @@ class GuestProgram:
         _define_host_functions(linker)
         self._pre: wasmtime.InstancePre | None = linker.instantiate_pre(module)
         self._entry = "_start" if runtime.kind == "plain" else "sandbox_resume"
-        self._fresh_image: bytes | None = None
         #: Whether runs get the in-memory filesystem (`RuntimeFile.has_filesystem`).
         self.has_filesystem = runtime.has_filesystem
         #: Where the C stack ends (it grows down from here); 0 when unknown.
         self.stack_top = initial_stack_pointer(runtime.path)
+        #: Whether one-shot runs reuse instances: the entry returns to rest, and the C stack
+        #: pointer is the module's only mutable global (so memory is all the state).
+        self.reuses_instances = (REUSE_INSTANCES and runtime.returns_to_rest
+                                 and self.stack_top > 0)
+        self._idle_instances: list[tuple[LiveInstance, MemoryReset]] = []
+        # Guards the idle instances, the pristine instance and the resets reading it.
+        self._idle = threading.Condition()
+        self._pristine: tuple[wasmtime.Store, wasmtime.Memory] | None = None
+        self._resets = 0
+        self._image_copy: bytes | None = None
         # The entry is called unchecked (`_wasm_calls.call_entry`): its type must be () -> ().
         entry_type = next((e.type for e in module.exports if e.name == self._entry), None)
         if not (isinstance(entry_type, wasmtime.FuncType)
@@ -537,8 +566,18 @@ class GuestProgram:
         host.register(self)
 
     def release(self) -> None:
-        """Drop the compiled module; later runs report a host error."""
-        self._pre = None
+        """Drop the compiled module and the idle instances; later runs report a host
+        error."""
+        with self._idle:
+            self._pre = None
+            idle, self._idle_instances = self._idle_instances, []
+            # A reset still reading the pristine memory finishes first (it is quick).
+            self._idle.wait_for(lambda: self._resets == 0, timeout=10)
+            pristine, self._pristine = self._pristine, None
+        for instance, _ in idle:
+            instance.close()
+        if pristine is not None:
+            pristine[0].close()
 
     def run(
         self,
@@ -558,25 +597,93 @@ class GuestProgram:
         apart, not counted against the cap): the guest runs under the budget's deadline and
         fuel until it has answered and under `limits` after it, so the user's limits apply
         to the user's code whatever the audit cost."""
-        instance = LiveInstance(self, limits.memory_mb * MIB, argv or self.argv, fs=fs)
+        if not self.reuses_instances or argv not in (None, self.argv):
+            instance = LiveInstance(self, limits.memory_mb * MIB, argv or self.argv, fs=fs)
+            try:
+                return instance.call(payload, limits, audit_budget=audit_budget, tools=tools)
+            finally:
+                instance.close()
+        instance, reset = self._take_idle(limits.memory_mb * MIB)
+        instance.fs = fs
+        kept = False
         try:
-            return instance.call(payload, limits, audit_budget=audit_budget, tools=tools)
+            faults = thread_faults()
+            outcome = instance.call(payload, limits, audit_budget=audit_budget, tools=tools)
+            faulted = faults is None or thread_faults() != faults
+            if outcome.at_rest and outcome.host_error is None:
+                kept = self._keep(instance, reset, faulted=faulted)
+            return outcome
         finally:
-            instance.close()
+            if not kept:
+                instance.close()
+
+    def _take_idle(self, memory_cap_bytes: int) -> tuple[LiveInstance, MemoryReset | None]:
+        """An idle instance and its reset, or a new instance (its reset is made when it
+        first comes back), under this memory cap."""
+        with self._idle:
+            idle = self._idle_instances.pop() if self._idle_instances else None
+        if idle is None:
+            return LiveInstance(self, memory_cap_bytes, self.argv), None
+        idle[0].set_memory_cap(memory_cap_bytes)
+        return idle
+
+    def _keep(self, instance: LiveInstance, reset: MemoryReset | None, *, faulted: bool) -> bool:
+        """Put the memory of an instance at rest back to the image and make it idle;
+        False when it cannot be reused (see `MemoryReset.reset`) or is not wanted."""
+        if instance.memory is None:
+            return False
+        with self._idle:
+            if self._pre is None:
+                return False
+            self._resets += 1  # release() waits: the pristine memory is read below
+        try:
+            if reset is None:
+                reset = MemoryReset(*self.pristine_memory(), MAX_RESET_BYTES)
+            if not reset.reset(instance.memory, instance.store, faulted=faulted):
+                return False
+        except wasmtime.WasmtimeError:  # released meanwhile
+            return False
+        finally:
+            with self._idle:
+                self._resets -= 1
+                self._idle.notify_all()
+        instance.fs = None
+        with self._idle:
+            if self._pre is None or len(self._idle_instances) >= MAX_IDLE_INSTANCES:
+                return False
+            self._idle_instances.append((instance, reset))
+        return True
+
+    def idle_instances(self) -> list[tuple[LiveInstance, MemoryReset]]:
+        """The instances waiting for a run, with their resets (a copy of the list)."""
+        with self._idle:
+            return list(self._idle_instances)
+
+    def pristine_memory(self) -> tuple[int, int]:
+        """(address, size) of the linear memory of an instance that is never entered: the
+        runtime's image as every fresh instance starts with it, read (never written) by
+        every reset. Created on first use; freed by `release()`."""
+        with self._idle:
+            if self._pristine is None:
+                store = wasmtime.Store(self.host.engine)
+                try:
+                    memory, _ = self.instantiate(store)
+                except BaseException:
+                    store.close()
+                    raise
+                if memory is None:
+                    store.close()
+                    raise wasmtime.WasmtimeError("the runtime exports no memory")
+                self._pristine = (store, memory)
+            store, memory = self._pristine
+            return memory_address(memory, store), memory.data_len(store)
 
     def fresh_image(self) -> bytes:
-        """The linear memory of a fresh instance (computed once; only the memory-state
-        comparison fallback needs it)."""
-        image = self._fresh_image
-        if image is None:
-            store = wasmtime.Store(self.host.engine)
-            try:
-                memory, _ = self.instantiate(store)
-                image = bytes(memory.read(store, 0, memory.data_len(store))) if memory else b""
-            finally:
-                store.close()
-            self._fresh_image = image
-        return image
+        """A copy of the linear memory of a fresh instance (made once; only the
+        memory-state comparison fallback needs it)."""
+        if self._image_copy is None:
+            self._image_copy = ctypes.string_at(*self.pristine_memory())
+        return self._image_copy
 
     def instantiate(self, store: wasmtime.Store) -> tuple[wasmtime.Memory | None, wasmtime.Func]:
         """A new instance of the runtime in `store`: its memory and entry point."""
@@ -611,10 +718,14 @@ class LiveInstance:
         # No preopened directories and no environment: the guest sees no host state.
         wasi.argv = argv
         self.store.set_wasi(wasi)
-        self.store.set_limits(memory_size=memory_cap_bytes)
+        self.set_memory_cap(memory_cap_bytes)
         self.memory: wasmtime.Memory | None = None
         self._entry: wasmtime.Func | None = None
         self._closed = False
+
+    def set_memory_cap(self, memory_cap_bytes: int) -> None:
+        """The most linear memory the instance may grow to from now on."""
+        self.store.set_limits(memory_size=memory_cap_bytes)
 
     def start(self) -> None:
         """Instantiate now (a call does it when needed); raises WasmtimeError."""
@@ -718,6 +829,7 @@ def _enter(entry: wasmtime.Func, store: wasmtime.Store, outcome: GuestOutcome) -
     try:
         call_entry(entry, store)
         outcome.exit_code = 0
+        outcome.at_rest = True
     except wasmtime.Trap as trap:
         classify_trap(outcome, trap)
     except wasmtime.WasmtimeError as error:
@@ -760,6 +872,8 @@ def _collect_output(
     outcome.stdout_bytes, outcome.stderr_bytes = stdout.total, stderr.total
     outcome.error_record = stderr.error_record
     outcome.status_record = stderr.status_record
+    if outcome.at_rest and outcome.trap is None and stderr.status_record is not None:
+        outcome.exit_code = stderr.status_record
     outcome.audit_answer = stdout.audit_answer
     outcome.answer_too_large = stdout.answer_too_large
     if stdout.answer_at is not None:

@@ -150,7 +150,7 @@ def load_image(path: Path | str) -> Image:
             f"image {path} has SHA-256 {actual}, its manifest says {manifest.sha256}: "
             "refusing to load a tampered or corrupt image")
     runtime = RuntimeFile(path, actual, "snapshot", IMAGE_RUNTIME_NAME,
-                          manifest.python_version, has_filesystem=True)
+                          manifest.python_version, has_filesystem=True, returns_to_rest=True)
     return Image(path, manifest, runtime)
 
 

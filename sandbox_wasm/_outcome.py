@@ -9,6 +9,7 @@ abnormal stop, `internal_error` from the host's own failures.
 
 from __future__ import annotations
 
+import functools
 import json
 import uuid
 from collections.abc import Collection
@@ -45,11 +46,15 @@ MEMORY_CAP_HEADROOM = 2 * MIB
 
 
 def runtime_info(runtime: RuntimeFile) -> RuntimeInfo:
-    """The public description of a runtime."""
-    return RuntimeInfo(
-        name=runtime.name, version=runtime.version, sha256=runtime.sha256,
-        wasmtime=wasmtime_version(),
-    )
+    """The public description of a runtime (each result gets its own, mutable, copy)."""
+    return RuntimeInfo.model_construct(**_runtime_fields(runtime))
+
+
+@functools.lru_cache(maxsize=64)
+def _runtime_fields(runtime: RuntimeFile) -> dict[str, object]:
+    # Validated once per runtime file: it is on every execution's path.
+    return RuntimeInfo(name=runtime.name, version=runtime.version, sha256=runtime.sha256,
+                       wasmtime=wasmtime_version()).model_dump()
 
 
 class ResultBuilder:

@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import threading
 from collections import OrderedDict
@@ -26,7 +25,7 @@ from ._artifacts import (
 from ._audit import build_report, parse_audit_answer
 from ._engine import engine_host
 from ._errors import InvalidRequestError, SandboxClosedError, SandboxError
-from ._guest import MODE_AUDIT, MODE_EXEC, TOOLS_OPTION
+from ._guest import MODE_AUDIT, MODE_EXEC, REST_OPTION, TOOLS_OPTION
 from ._guest_program import GuestProgram, run_time_left
 from ._image import Image, ImageManifest, load_image
 from ._models import (
@@ -253,7 +252,8 @@ class Sandbox:
             raise InvalidRequestError(
                 f"tools need our CPython 3.13 runtime; {program.runtime.name} has no tool "
                 "channel", field="tools")
-        payload = request_payload(MODE_EXEC, offered, line, source)
+        payload = request_payload(MODE_EXEC, offered, line, source,
+                                  rest=program.runtime.returns_to_rest)
         fs = new_filesystem(inputs, effective) if program.has_filesystem else None
         outcome = program.run(payload, effective, audit_budget=audit_budget(effective.memory_mb),
                               fs=fs, tools=tool_channel(offered, effective))
@@ -275,6 +275,8 @@ class Sandbox:
     async def execute_async(self, code: str | bytes, **options: object) -> ExecutionResult:
         """`execute()` in a worker thread, so the event loop keeps running meanwhile (wasm
         calls release the GIL)."""
+        import asyncio  # here, not at the top: `import sandbox_wasm` stays fast
+
         return await asyncio.to_thread(self.execute, code, **options)  # type: ignore[arg-type]
 
     # -- audit only ----------------------------------------------------------------------
@@ -304,9 +306,9 @@ class Sandbox:
     def _run_audit_guest(self, source: str) -> tuple[dict[str, object], bool]:
         """The guest's facts about `source`, and whether the answer may be cached."""
         budget = audit_budget(self.limits.memory_mb)
-        outcome = self._program("python").run(
-            MODE_AUDIT + b"\n" + source.encode("utf-8"), budget, audit_budget=budget
-        )
+        program = self._program("python")
+        mode = mode_line(MODE_AUDIT, rest=program.runtime.returns_to_rest, tools=False)
+        outcome = program.run(mode + b"\n" + source.encode("utf-8"), budget, audit_budget=budget)
         if outcome.host_error is not None:
             raise SandboxError(f"the audit could not run: {outcome.host_error}")
         answer = parse_audit_answer(None if outcome.answer_too_large else outcome.audit_answer)
@@ -318,11 +320,19 @@ class Sandbox:
                                  "col": 0}}, False
 
 
-def request_payload(mode: bytes, tools: Mapping[str, Tool], policy: bytes,
-                    source: str) -> bytes:
-    """An exec or session request: the mode (with its tools manifest when there are tools),
-    the policy line and the source."""
-    head = [mode + b" " + TOOLS_OPTION, manifest_line(tools)] if tools else [mode]
+def mode_line(mode: bytes, *, rest: bool, tools: bool) -> bytes:
+    """A request's first line: the mode and its options (`rest`: a one-shot request returns
+    to rest instead of ending the process; `tools`: a tools manifest line follows)."""
+    return b" ".join((mode, *((REST_OPTION,) if rest else ()), *((TOOLS_OPTION,) if tools else ())))
+
+
+def request_payload(mode: bytes, tools: Mapping[str, Tool], policy: bytes, source: str,
+                    *, rest: bool = False) -> bytes:
+    """An exec or session request: the mode line (with the tools manifest when there are
+    tools), the policy line and the source."""
+    head = [mode_line(mode, rest=rest, tools=bool(tools))]
+    if tools:
+        head.append(manifest_line(tools))
     return b"\n".join((*head, policy, source.encode("utf-8")))
 
 

@@ -110,7 +110,7 @@ class Session:
         self.idle_timeout_s = idle_timeout_s
         self._program = self._sandbox._program("python")
         runtime = self._program.runtime
-        if runtime.kind != "snapshot" or runtime.stack_bytes:
+        if not runtime.returns_to_rest:
             # The vmware-labs fallback's snapshot grows a new C stack region on every entry,
             # and its plain variants start the interpreter afresh: neither returns to rest.
             raise InvalidRequestError(
@@ -250,8 +250,6 @@ class Session:
                 tools=tool_channel(offered, effective),
             )
             came_to_rest = _came_to_rest(outcome)
-            if came_to_rest:
-                outcome.exit_code = outcome.status_record
             result = builder.from_python_run(outcome, self.policy, offered.keys())
             session = self._after_call(came_to_rest)
             self.last_used = time.monotonic()
@@ -368,8 +366,10 @@ class Session:
 
 
 def _came_to_rest(outcome: GuestOutcome) -> bool:
-    """Whether the guest finished the request and returned to rest (its state is sound)."""
-    return outcome.host_error is None and outcome.trap is None \
+    """Whether the guest finished the request and returned to rest (its state is sound):
+    the entry returned, which no guest code can fake (a status record it writes itself
+    before os._exit does not count)."""
+    return outcome.host_error is None and outcome.trap is None and outcome.at_rest \
         and outcome.status_record is not None
 
 

@@ -15,7 +15,6 @@ TimeoutError; the run's own deadline keeps running while a tool works.
 
 from __future__ import annotations
 
-import asyncio
 import concurrent.futures
 import inspect
 import json
@@ -25,12 +24,15 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pydantic
 from pydantic_core import PydanticSerializationError, to_jsonable_python
 
 from ._errors import InvalidRequestError
+
+if TYPE_CHECKING:
+    import asyncio
 
 #: A tool's name as the guest calls it.
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
@@ -164,6 +166,8 @@ class _Loop:
         self._lock = threading.Lock()
 
     def get(self) -> asyncio.AbstractEventLoop:
+        import asyncio  # here, not at the top: `import sandbox_wasm` stays fast
+
         with self._lock:
             if self._loop is None:
                 loop = asyncio.new_event_loop()
@@ -284,6 +288,8 @@ class ToolChannel:
                               "running on the host; try again later")
         try:
             if tool.is_async:
+                import asyncio
+
                 future = asyncio.run_coroutine_threadsafe(
                     _awaited(tool.function, args, kwargs), _loop.get())
             else:

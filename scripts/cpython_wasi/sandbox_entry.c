@@ -11,9 +11,11 @@
  *                   "--snapshot-init"] and the guest bootstrap runs as __main__ as
  *                   `python -c <source> --snapshot-init` would run it. Finally the preopen
  *                   table is reset, so the snapshot holds no trace of /init.
- *   sandbox_resume  The entry of every run of the snapshot: calls serve() of __main__;
- *                   proc_exit(0) if it returns, proc_exit(1) if it raises (serve() normally
- *                   ends the process itself with os._exit).
+ *   sandbox_resume  The entry of every run of the snapshot: calls serve() of __main__ and
+ *                   returns when serve() does (the instance is then at rest: every C frame
+ *                   has returned, so __stack_pointer is back where it started), proc_exit(1)
+ *                   if it raises. A host that sees the entry return knows the guest came
+ *                   back to rest: no guest code can make a trap or os._exit look like it.
  *
  * While sandbox_init runs, random_get and clock_time_get are answered deterministically
  * (the link wraps wasi-libc's __wasi_random_get / __wasi_clock_time_get), so two builds of
@@ -353,5 +355,9 @@ __attribute__((export_name("sandbox_resume"))) void sandbox_resume(void) {
         }
         Py_XDECREF(r);
     }
-    __wasi_proc_exit(code);
+    if (code != 0) {
+        __wasi_proc_exit(code);
+    }
+    /* Returning, not proc_exit(0): no trap (wasmtime would capture a backtrace for it), and
+     * the host can tell a request that came back to rest from one that exited. */
 }

@@ -1,0 +1,136 @@
+"""The guest memory's difference from its image: putting it back (`MemoryReset`), the page
+fault signal that lets a reset skip the pagemap scan, and the reading of the C stack
+pointer that says whether memory is all of an instance's state."""
+
+from __future__ import annotations
+
+import ctypes
+import mmap
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import wasmtime
+
+import sandbox_wasm as sw
+from sandbox_wasm._guest_memory import (
+    OS_PAGE,
+    MemoryReset,
+    _union,
+    initial_stack_pointer,
+    memory_address,
+    thread_faults,
+)
+from sandbox_wasm._guest_program import GuestProgram, LiveInstance
+from sandbox_wasm._models import MIB
+
+
+@pytest.fixture(scope="module")
+def program() -> Iterator[GuestProgram]:
+    with sw.Sandbox(python_runtime="cpython313") as box:
+        yield box._program("python")
+
+
+@pytest.fixture
+def instance(program: GuestProgram) -> Iterator[LiveInstance]:
+    live = LiveInstance(program, 64 * MIB, program.argv)
+    live.start()
+    yield live
+    live.close()
+
+
+def contents(instance: LiveInstance) -> bytes:
+    assert instance.memory is not None
+    return ctypes.string_at(memory_address(instance.memory, instance.store),
+                            instance.memory.data_len(instance.store))
+
+
+def scribble(instance: LiveInstance, offsets: list[int]) -> None:
+    assert instance.memory is not None
+    base = memory_address(instance.memory, instance.store)
+    for offset in offsets:
+        ctypes.memmove(base + offset, b"\xa5" * 24, 24)
+
+
+def test_a_reset_puts_every_written_page_back(program: GuestProgram,
+                                              instance: LiveInstance) -> None:
+    image = program.fresh_image()
+    assert contents(instance) == image
+    rng = random.Random(7)
+    offsets = sorted(rng.randrange(0, len(image) - 24) for _ in range(200))
+    scribble(instance, offsets)
+    assert contents(instance) != image
+    reset = MemoryReset(*program.pristine_memory(), max_bytes=len(image))
+    assert instance.memory is not None
+    assert reset.reset(instance.memory, instance.store, faulted=True)
+    assert contents(instance) == image
+    assert reset.written_bytes >= OS_PAGE * len({offset // OS_PAGE for offset in offsets})
+
+
+def test_the_known_pages_are_put_back_without_a_new_scan(program: GuestProgram,
+                                                        instance: LiveInstance) -> None:
+    image = program.fresh_image()
+    reset = MemoryReset(*program.pristine_memory(), max_bytes=len(image))
+    scribble(instance, [OS_PAGE * 40, OS_PAGE * 300])
+    assert instance.memory is not None
+    assert reset.reset(instance.memory, instance.store, faulted=True)
+    scribble(instance, [OS_PAGE * 40 + 100, OS_PAGE * 300 + 8])  # the same pages again
+    assert reset.reset(instance.memory, instance.store, faulted=False)
+    assert contents(instance) == image
+
+
+def test_a_reset_refuses_grown_memory_and_too_many_pages(program: GuestProgram,
+                                                         instance: LiveInstance) -> None:
+    image = program.fresh_image()
+    assert instance.memory is not None
+    scribble(instance, list(range(0, 64 * OS_PAGE, OS_PAGE)))
+    assert not MemoryReset(*program.pristine_memory(), max_bytes=16 * OS_PAGE).reset(
+        instance.memory, instance.store, faulted=True)
+    instance.memory.grow(instance.store, 1)
+    assert not MemoryReset(*program.pristine_memory(), max_bytes=len(image)).reset(
+        instance.memory, instance.store, faulted=True)
+
+
+def test_writing_a_new_page_is_a_fault_of_this_thread() -> None:
+    before = thread_faults()
+    assert before is not None  # Linux: the reuse of instances depends on it
+    with mmap.mmap(-1, 16 * OS_PAGE) as region:
+        for page in range(16):
+            region[page * OS_PAGE] = 1
+    after = thread_faults()
+    assert after is not None and after - before >= 16
+
+
+def test_ranges_merge() -> None:
+    assert _union([], [(0, 4)]) == [(0, 4)]
+    assert _union([(0, 4), (8, 12)], [(4, 8), (20, 24)]) == [(0, 12), (20, 24)]
+    assert _union([(0, 10)], [(2, 3)]) == [(0, 10)]
+
+
+@pytest.mark.parametrize(("globals_text", "expected"), [
+    ("(global (mut i32) (i32.const 8388608))", 8388608),
+    ("(global (mut i32) (i32.const 8388608)) (global i32 (i32.const 5))", 8388608),
+    # Any second mutable global is state outside memory: unknown, so no reuse and no
+    # session state that leaves it out.
+    ("(global (mut i32) (i32.const 8388608)) (global (mut i64) (i64.const 0))", 0),
+    ("(global (mut i32) (i32.const 8388608)) (global (mut i32) (i32.const 4))", 0),
+    ("(global (mut i64) (i64.const 8388608))", 0),
+    ("", 0),
+])
+def test_the_stack_pointer_is_known_only_when_it_is_the_only_mutable_global(
+    tmp_path: Path, globals_text: str, expected: int,
+) -> None:
+    module = tmp_path / "m.wasm"
+    module.write_bytes(wasmtime.wat2wasm(f"(module (memory 1) {globals_text})"))
+    assert initial_stack_pointer(module) == expected
+
+
+def test_our_runtime_has_exactly_one_mutable_global(program: GuestProgram) -> None:
+    assert program.stack_top == initial_stack_pointer(program.runtime.path) > 0
+
+
+def test_close_ranges_merge_into_one_copy() -> None:
+    assert _union([(0, 4096)], [(3 * 4096, 4 * 4096)], gap=2 * 4096) == [(0, 4 * 4096)]
+    assert _union([(0, 4096)], [(4 * 4096, 5 * 4096)], gap=2 * 4096) == [
+        (0, 4096), (4 * 4096, 5 * 4096)]

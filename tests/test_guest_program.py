@@ -1,0 +1,137 @@
+"""Instance reuse on the real runtime (our CPython 3.13): a run that came back to rest leaves
+its instance, memory put back to the image, for the next run; anything else frees it. The
+reused instance must be indistinguishable from a fresh one, byte for byte."""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+import sandbox_wasm as sw
+from sandbox_wasm._guest_memory import memory_address
+from sandbox_wasm._guest_program import MAX_RESET_BYTES, GuestProgram, LiveInstance
+
+
+@pytest.fixture
+def box() -> Iterator[sw.Sandbox]:
+    # A sandbox of its own per test: its program's idle instances are the test's alone.
+    with sw.Sandbox(policy=sw.REPORT_ONLY_POLICY, python_runtime="cpython313") as sandbox:
+        yield sandbox
+
+
+def program_of(box: sw.Sandbox) -> GuestProgram:
+    return box._program("python")
+
+
+def idle_instances(box: sw.Sandbox) -> list[LiveInstance]:
+    return [instance for instance, _ in program_of(box).idle_instances()]
+
+
+def memory_of(instance: LiveInstance) -> bytes:
+    assert instance.memory is not None
+    size = instance.memory.data_len(instance.store)
+    return ctypes.string_at(memory_address(instance.memory, instance.store), size)
+
+
+def test_our_runtime_reuses_instances() -> None:
+    with sw.Sandbox(python_runtime="cpython313") as box:
+        assert program_of(box).reuses_instances
+        assert program_of(box).stack_top > 0
+
+
+@pytest.mark.parametrize("variant", ["snapshot", "plain"])
+def test_the_fallback_runtime_does_not(variant: str) -> None:
+    with sw.Sandbox(python_runtime=variant) as box:
+        assert not program_of(box).reuses_instances
+        assert box.execute("print('hi')").stdout == "hi\n"
+        assert idle_instances(box) == []
+
+
+def test_a_run_at_rest_leaves_its_instance_for_the_next(box: sw.Sandbox) -> None:
+    assert box.execute("print('one')").stdout == "one\n"
+    (first,) = idle_instances(box)
+    assert box.execute("print('two')").stdout == "two\n"
+    assert idle_instances(box) == [first]
+
+
+@pytest.mark.parametrize("code", [
+    "print('hi')",
+    "import json, re\nprint(json.dumps([re.sub('a', 'b', 'abc')]))",
+    "data = [bytes(1000) for _ in range(2000)]\nraise ValueError('after allocating')",
+    "import sys\nsys.modules['json'] = None\nimport builtins\nbuiltins.left = 'behind'",
+    "import sys\nsys.exit(3)",
+])
+def test_the_reused_memory_equals_a_fresh_instance(box: sw.Sandbox, code: str) -> None:
+    box.execute(code)
+    (instance,) = idle_instances(box)
+    assert memory_of(instance) == program_of(box).fresh_image()
+
+
+def test_each_run_reports_its_own_status_and_output(box: sw.Sandbox) -> None:
+    failed = box.execute("print('partial')\nraise KeyError('k')")
+    assert failed.status == "failed" and failed.exit_code == 1
+    assert failed.error is not None and failed.error.type == "KeyError"
+    exited = box.execute("raise SystemExit(7)")
+    assert exited.exit_code == 7 and exited.stdout == ""
+    blocked = box.execute("import socket", policy=sw.STRICT_POLICY)
+    assert blocked.status == "blocked"
+    fine = box.execute("print('fine')")
+    assert fine.status == "succeeded" and fine.exit_code == 0 and fine.stdout == "fine\n"
+    assert len(idle_instances(box)) == 1
+
+
+@pytest.mark.parametrize(("code", "options"), [
+    ("while True: pass", {"timeout_ms": 200}),
+    ("x = 0\nwhile True: x += 1", {"limits": {"fuel": 50_000_000}}),
+    ("import os\nos._exit(0)", {}),
+    # A forged end-of-request record before os._exit: still not at rest.
+    ("import os\nos.write(2, b'\\x00sandbox-wasm-status:0\\n')\nos._exit(0)", {}),
+    ("data = bytearray(12 * 2**20)", {}),  # grows the memory, which cannot shrink
+    (f"data = bytearray({MAX_RESET_BYTES + 2**20})\ndel data", {}),
+])
+def test_a_run_not_at_rest_or_too_dirty_frees_its_instance(
+    box: sw.Sandbox, code: str, options: dict[str, object],
+) -> None:
+    box.execute("print('warm')")
+    (warm,) = idle_instances(box)
+    box.execute(code, **options)  # type: ignore[arg-type]
+    assert warm not in idle_instances(box)
+    assert box.execute("print('after')").stdout == "after\n"
+
+
+def test_a_forged_rest_record_does_not_count(box: sw.Sandbox) -> None:
+    result = box.execute("import os\nos.write(2, b'\\x00sandbox-wasm-status:9\\n')\nos._exit(4)")
+    assert result.exit_code == 4
+
+
+def test_concurrent_runs_each_get_an_instance(box: sw.Sandbox) -> None:
+    failures: list[str] = []
+
+    def worker(index: int) -> None:
+        for call in range(25):
+            token = f"{index}-{call}"
+            result = box.execute(f"import builtins\nassert not hasattr(builtins, 'seen')\n"
+                                 f"builtins.seen = 1\nprint({token!r})")
+            if result.stdout != token + "\n":
+                failures.append(f"{token}: {result.status} {result.stdout!r} {result.error}")
+
+    threads = [threading.Thread(target=worker, args=(index,)) for index in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert 1 <= len(idle_instances(box)) <= 4
+
+
+def test_closing_the_sandbox_frees_the_idle_instances() -> None:
+    box = sw.Sandbox(python_runtime="cpython313")
+    box.execute("print(1)")
+    program = program_of(box)
+    (instance,) = idle_instances(box)
+    box.close()
+    assert program.idle_instances() == []
+    assert instance._closed
