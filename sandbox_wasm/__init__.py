@@ -4,6 +4,9 @@ Every snippet is audited (a signal) and then run inside WebAssembly with no host
 no network, no environment, a deadline, a fuel budget and a memory cap (the guarantee).
 """
 
+import importlib
+import typing
+
 from ._errors import (
     InvalidRequestError,
     RuntimeIntegrityError,
@@ -30,10 +33,30 @@ from ._models import (
 )
 from ._policy import BALANCED_POLICY, REPORT_ONLY_POLICY, STRICT_POLICY, AuditPolicy
 from ._sandbox import Sandbox, audit, execute
-from ._session import Session, SessionClosedError
-from ._session_snapshot import SnapshotError
 from ._version import __version__
-from .batch import BatchResult, InvalidRequest, execute_many
+
+if typing.TYPE_CHECKING:
+    from ._session import Session, SessionClosedError
+    from ._session_snapshot import SnapshotError
+    from .batch import BatchResult, InvalidRequest, execute_many
+
+# Imported on first use (PEP 562), so that `import sandbox_wasm` and a first `execute()`
+# do not pay for sessions and batches: a new process's start-up is part of its latency.
+_LAZY = {
+    "Session": "._session", "SessionClosedError": "._session",
+    "SnapshotError": "._session_snapshot",
+    "BatchResult": ".batch", "InvalidRequest": ".batch", "execute_many": ".batch",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'sandbox_wasm' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "BALANCED_POLICY",

@@ -127,6 +127,10 @@ class EngineHost:
         for dependent in list(self._dependents):
             dependent.release()
         self._modules.clear()
+        # Now, not when the interpreter tears its modules down (by then wasmtime-py's
+        # bindings are gone and deleting the engine prints an ignored TypeError). Anything
+        # still holding wasmtime state keeps the engine alive on the Rust side.
+        self.engine.close()
 
 
 
@@ -166,9 +170,9 @@ def _release_engine() -> None:
     # "panic in a function that cannot unwind" printed by wasmtime's worker threads.
     global _host
     with _host_lock:
-        if _host is not None:
-            _host.close()
-            _host = None
-    gc.collect()
+        host, _host = _host, None
+    if host is not None:
+        host.close()
+        gc.collect()
 
 

@@ -13,6 +13,7 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from . import _javascript as javascript
 from ._artifacts import (
@@ -27,7 +28,6 @@ from ._engine import engine_host
 from ._errors import InvalidRequestError, SandboxClosedError, SandboxError
 from ._guest import MODE_AUDIT, MODE_EXEC, REST_OPTION, TOOLS_OPTION
 from ._guest_program import GuestProgram, run_time_left
-from ._image import Image, ImageManifest, load_image
 from ._models import (
     AuditReport,
     ExecutionResult,
@@ -55,6 +55,9 @@ from ._request import (
 )
 from ._tools import Tool, ToolChannel, ToolLimits, ToolsLike, build_tools, manifest_line
 from ._vfs import FileCaps, MemoryFS
+
+if TYPE_CHECKING:
+    from ._image import Image, ImageManifest
 
 # A plain runtime starts the interpreter and runs the bootstrap on every execution; a
 # snapshot was started (with the same bootstrap) at build time and only needs stdin.
@@ -105,7 +108,11 @@ class Sandbox:
         if image is not None and python_runtime is not None:
             raise InvalidRequestError("give either an image or a python_runtime, not both",
                                       field="image")
-        self._image: Image | None = load_image(image) if image is not None else None
+        self._image: Image | None = None
+        if image is not None:
+            from ._image import load_image  # here: images are rare, and import time counts
+
+            self._image = load_image(image)
         self._image_packages = frozenset(
             self._image.manifest.packages if self._image and allow_image_packages else ())
         self.policy = self._with_image_packages(resolve_policy(policy, DEFAULT_POLICY))

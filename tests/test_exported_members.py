@@ -34,4 +34,18 @@ def test_nothing_else_public_is_exposed() -> None:
         name for name, value in vars(sw).items()
         if not name.startswith("_") and not isinstance(value, types.ModuleType)
     }
-    assert public == set(sw.__all__) - {"__version__"}
+    # The names imported on first use are public too, whether or not used yet.
+    assert public | set(sw._LAZY) == set(sw.__all__) - {"__version__"}
+
+
+def test_lazy_names_are_the_real_objects() -> None:
+    from sandbox_wasm._session import Session
+    from sandbox_wasm.batch import execute_many
+
+    assert sw.Session is Session and sw.execute_many is execute_many
+    try:
+        sw.NoSuchName  # type: ignore[attr-defined]  # noqa: B018
+    except AttributeError as error:
+        assert "NoSuchName" in str(error)
+    else:
+        raise AssertionError("an unknown name did not raise AttributeError")
