@@ -39,7 +39,7 @@ OS_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 #: Chunk of the comparison fallback.
 COMPARE_CHUNK = WASM_PAGE
 #: Written ranges at most this far apart are put back as one copy.
-COPY_GAP = 4 * OS_PAGE
+COPY_GAP = OS_PAGE
 _PAGEMAP_ENTRY = 8
 # The top byte of a pagemap entry: bit 63 present, 62 swapped, 61 file-backed or shared.
 _PRESENT, _SWAPPED, _FILE = 0x80, 0x40, 0x20
