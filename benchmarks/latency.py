@@ -1,7 +1,9 @@
 """Latency, cold start, CPU ratio, throughput and memory of sandbox-wasm, with baselines
 measured in the same run (these machines are noisy: compare ratios, not absolute times).
-"snapshot" rows run the default runtime (our CPython 3.13 snapshot); "vmware" rows the
-CPython 3.12 fallback snapshot, interleaved call by call with ours.
+"snapshot" rows run the default runtime (our CPython 3.13 snapshot), whose one-shot runs
+reuse instances put back to the image; "fresh instance" rows the same runtime with reuse
+off (an instance per run), and "vmware" rows the CPython 3.12 fallback snapshot, each
+interleaved call by call with ours.
 
     .venv/bin/python benchmarks/latency.py [--quick]
 
@@ -25,9 +27,12 @@ from pathlib import Path
 from _timing import milliseconds, summary
 
 import sandbox_wasm as sw
+from sandbox_wasm._audit import build_report, parse_audit_answer
 from sandbox_wasm._guest import MODE_EXEC
+from sandbox_wasm._guest_memory import OS_PAGE
 from sandbox_wasm._policy import policy_line
 from sandbox_wasm._request import audit_budget
+from sandbox_wasm._sandbox import request_payload
 
 HERE = Path(__file__).resolve().parent
 HELLO = "print('hi')"
@@ -87,14 +92,52 @@ def smallest_memory_cap(box: sw.Sandbox) -> int:
 
 
 def faults_per_run(box: sw.Sandbox, n: int) -> float:
-    """Minor page faults per `print('hi')` (each page a run first reads or writes in its
-    fresh copy-on-write instance is one): the "pages touched" of a run."""
+    """Minor page faults per `print('hi')` (each page a run first reads or writes in a
+    fresh copy-on-write instance is one; a reused instance has its pages mapped already)."""
     import resource
 
     before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     for _ in range(n):
         box.execute(HELLO)
     return round((resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / n, 1)
+
+
+def pages_written() -> int:
+    """Pages of linear memory `print('hi')` writes in an instance of its own: what a reuse
+    copies back (an instance's set only grows: one that ran bigger code copies back more)."""
+    with sw.Sandbox() as box:
+        for _ in range(3):
+            box.execute(HELLO)
+        idle = box._program("python").idle_instances()
+        return idle[0][1].written_bytes // OS_PAGE if idle else -1
+
+
+def audit_split(box: sw.Sandbox, n: int) -> dict[str, float]:
+    """The audit's two halves for `print('hi')`: the guest's parse, compile and facts (ms
+    from entering the guest to its answer, p50) and the host's re-derivation of the verdict
+    from that answer (µs, p50)."""
+    guest = [box.execute(HELLO).metrics.audit_time_ms for _ in range(n)]
+    payload = request_payload(MODE_EXEC, {}, policy_line(box.policy), HELLO, rest=True)
+    outcome = box._program("python").run(payload, box.limits,
+                                         audit_budget=audit_budget(box.limits.memory_mb))
+    host = []
+    for _ in range(n):
+        start = time.perf_counter()
+        build_report(box.policy, parse_audit_answer(outcome.audit_answer) or {})
+        host.append((time.perf_counter() - start) * 1e6)
+    return {"guest_ms_p50": round(statistics.median(guest), 3),
+            "host_us_p50": round(statistics.median(host), 1)}
+
+
+def execute_many_rate(count: int, workers: int) -> float:
+    """Executions per second of `count` print('hi') through one `execute_many` call (worker
+    processes; their start-up included, as a caller pays it)."""
+    list(sw.execute_many([HELLO] * (workers * 4), workers=workers))  # the compile cache
+    started = time.perf_counter()
+    results = list(sw.execute_many([HELLO] * count, workers=workers))
+    elapsed = time.perf_counter() - started
+    assert all(r.status == "succeeded" for r in results)
+    return count / elapsed
 
 
 def native_spawn(code: str) -> None:
@@ -108,12 +151,41 @@ def rss_mb() -> float:
     return 0.0
 
 
-def cold_start(cache_dir: str) -> float:
-    code = "import sandbox_wasm as sw; r = sw.execute('print(1)'); assert r.stdout == '1\\n'"
+# A new process's first result, and where its time went (the child's own clock).
+COLD_START = """\
+import time
+started = time.perf_counter()
+import sandbox_wasm as sw
+imported = time.perf_counter()
+from sandbox_wasm._sandbox import default_sandbox
+box = default_sandbox()
+box.warm_up()  # the runtime's hash check and the compiled module's deserialisation
+loaded = time.perf_counter()
+result = box.execute("print(1)")
+assert result.stdout == "1\\n", result
+ran = time.perf_counter()
+print(round((imported - started) * 1000, 1), round((loaded - imported) * 1000, 1),
+      round((ran - loaded) * 1000, 1), flush=True)
+"""
+
+
+def cold_start(cache_dir: str) -> dict[str, float]:
+    """ms from spawning a process to its first result (it prints it), and of the whole
+    process (its exit included), with the child's split: import, runtime load, first run."""
     env = {**os.environ, "SANDBOX_WASM_CACHE_DIR": cache_dir}
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], check=True, env=env, capture_output=True)
-    return (time.perf_counter() - start) * 1000
+    child = subprocess.Popen([sys.executable, "-c", COLD_START], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert child.stdout is not None
+    line = child.stdout.readline()
+    first = (time.perf_counter() - start) * 1000
+    _, errors = child.communicate()
+    whole = (time.perf_counter() - start) * 1000
+    if child.returncode != 0 or not line:
+        raise SystemExit(f"the cold-start child failed: {errors[-500:]}")
+    imports, load, run = (float(part) for part in line.split())
+    return {"to_first_result_ms": first, "whole_process_ms": whole, "import_ms": imports,
+            "runtime_load_ms": load, "first_execute_ms": run}
 
 
 def throughput(box: sw.Sandbox, threads: int, seconds: float) -> float:
@@ -139,9 +211,12 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="fewer samples")
     args = parser.parse_args()
     n = 50 if args.quick else 300
+    hello_n = 100 if args.quick else 1000
     report: dict[str, object] = {"python": sys.version.split()[0], "cpus": os.cpu_count()}
 
     snapshot = sw.Sandbox()
+    fresh = sw.Sandbox()
+    fresh._program("python").reuses_instances = False  # an instance per run
     vmware = sw.Sandbox(python_runtime="snapshot")
     plain = sw.Sandbox(python_runtime="plain")
     snapshot.warm_up("python", "javascript")
@@ -150,13 +225,17 @@ def main() -> int:
     report["runtime"] = snapshot.runtime_info.model_dump()
     for _ in range(20):
         snapshot.execute(HELLO)
+        fresh.execute(HELLO)
         vmware.execute(HELLO)
 
     rows: dict[str, dict[str, float]] = {}
     few = 10 if args.quick else 40
     rows["native python3 -I -S -c spawn"] = timed(lambda: native_spawn(HELLO), few)
     rows["plain runtime print('hi')"] = timed(lambda: plain.execute(HELLO), few)
-    rows["snapshot print('hi')"], rows["vmware snapshot print('hi')"] = interleaved(
+    rows["snapshot print('hi')"], rows["fresh instance print('hi')"] = interleaved(
+        lambda: snapshot.execute(HELLO), lambda: fresh.execute(HELLO), hello_n
+    )
+    _, rows["vmware snapshot print('hi')"] = interleaved(
         lambda: snapshot.execute(HELLO), lambda: vmware.execute(HELLO), n
     )
     rows["snapshot json/re script"] = timed(lambda: snapshot.execute(JSON_RE), n)
@@ -166,17 +245,23 @@ def main() -> int:
     )
     report["latency"] = rows
     report["page_faults_per_run"] = {
-        "snapshot": faults_per_run(snapshot, n), "vmware snapshot": faults_per_run(vmware, n),
+        "snapshot": faults_per_run(snapshot, n), "fresh instance": faults_per_run(fresh, n),
+        "vmware snapshot": faults_per_run(vmware, n),
     }
+    report["pages_written_per_run"] = {"snapshot": pages_written()}
+    report["audit_split"] = audit_split(snapshot, n)
     report["smallest_memory_cap_mb"] = {
         "snapshot": smallest_memory_cap(snapshot), "vmware snapshot": smallest_memory_cap(vmware),
     }
 
     with tempfile.TemporaryDirectory() as empty_cache:
         first = cold_start(empty_cache)  # compiles and fills the cache
-        warm = [cold_start(empty_cache) for _ in range(3 if args.quick else 5)]
-    report["first_run_with_compile_ms"] = round(first, 1)
-    report["cold_start_warm_cache_ms"] = round(statistics.median(warm), 1)
+        warm = [cold_start(empty_cache) for _ in range(3 if args.quick else 7)]
+    report["first_run_with_compile_ms"] = round(first["to_first_result_ms"], 1)
+    report["cold_start_warm_cache_ms"] = round(
+        statistics.median(w["to_first_result_ms"] for w in warm), 1)
+    report["cold_start_warm_cache"] = {
+        key: round(statistics.median(w[key] for w in warm), 1) for key in warm[0]}
     native_start = statistics.median(
         [timed(lambda: native_spawn("pass"), 1)["p50_ms"] for _ in range(5)]
     )
@@ -204,9 +289,12 @@ def main() -> int:
     report["javascript_cpu_loop_s"] = js_report
 
     seconds = 1.5 if args.quick else 4.0
+    many = 2000 if args.quick else 10_000
     report["throughput_per_s"] = {
         "1 thread": round(throughput(snapshot, 1, seconds), 1),
         "2 threads": round(throughput(snapshot, 2, seconds), 1),
+        "fresh instance, 2 threads": round(throughput(fresh, 2, seconds), 1),
+        "execute_many, 2 processes": round(execute_many_rate(many, 2), 1),
     }
 
     for _ in range(10):
@@ -224,6 +312,8 @@ def main() -> int:
         "plain / snapshot (p50)": round(plain_p50 / hello["p50_ms"], 1),
         "vmware snapshot / snapshot (p50)": round(
             rows["vmware snapshot print('hi')"]["p50_ms"] / hello["p50_ms"], 2),
+        "fresh instance / snapshot (p50)": round(
+            rows["fresh instance print('hi')"]["p50_ms"] / hello["p50_ms"], 2),
         "snapshot p95 / p50": round(hello["p95_ms"] / hello["p50_ms"], 2),
     }
 
@@ -233,7 +323,10 @@ def main() -> int:
     for key in ("first_run_with_compile_ms", "cold_start_warm_cache_ms",
                 "native_interpreter_start_ms"):
         print(f"{key:38} {report[key]:9}")
-    for section in ("page_faults_per_run", "smallest_memory_cap_mb", "cpu_bound_s",
+    for section in ("cold_start_warm_cache", "page_faults_per_run", "pages_written_per_run",
+                    "audit_split",
+                    "smallest_memory_cap_mb",
+                    "cpu_bound_s",
                     "javascript_cpu_loop_s", "throughput_per_s", "rss_mb", "ratios"):
         for key, value in report[section].items():  # type: ignore[union-attr]
             print(f"{section + ': ' + key:38} {value:9}")
