@@ -589,9 +589,9 @@ class GuestProgram:
         fs: MemoryFS | None = None,
         tools: ToolChannel | None = None,
     ) -> GuestOutcome:
-        """Run the guest once in a brand-new Store with `payload` as its stdin, under
-        `limits` (memory cap, output caps, deadline, fuel), with this program's argv unless
-        another is given.
+        """Run the guest once with `payload` as its stdin, under `limits` (memory cap,
+        output caps, deadline, fuel), with this program's argv unless another is given: in
+        a brand-new Store, or in an idle instance put back to the image (see the class).
 
         With `audit_budget`, stdout starts with the guest's framed audit answer (returned
         apart, not counted against the cap): the guest runs under the budget's deadline and
