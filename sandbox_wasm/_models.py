@@ -124,7 +124,7 @@ class Limits(BaseModel):
     timeout_ms: int = Field(5_000, ge=1, le=30_000, description="Wall-clock deadline.")
     memory_mb: int = Field(
         256, ge=32, le=1_024,
-        description="Linear-memory cap of the guest (the Python snapshot needs ~21 MiB to start).",
+        description="Linear-memory cap of the guest (the Python snapshot needs ~27 MiB to start).",
     )
     max_stdout_bytes: int = Field(65_536, ge=0, le=MIB, description="Captured stdout cap.")
     max_stderr_bytes: int = Field(8_192, ge=0, le=64 * KIB, description="Captured stderr cap.")
