@@ -22,6 +22,7 @@ chunk by chunk: correct, slower.
 from __future__ import annotations
 
 import ctypes
+import mmap
 import os
 import threading
 from collections.abc import Callable
@@ -150,7 +151,7 @@ class MemoryReset:
         address = memory_address(memory, store)
         if faulted or self.written is None:
             ranges = written_ranges(address, size)
-            if ranges is None:
+            if not ranges:  # None: pagemap cannot tell; []: no run writes nothing
                 return False
             # Clean pages between two written ones are copied too (harmless: they hold the
             # image already), for fewer, longer copies.
@@ -230,10 +231,33 @@ def _pagemap() -> int | None:
     with _pagemap_lock:
         if _pagemap_fd is None and not _pagemap_unavailable:
             try:
-                _pagemap_fd = os.open("/proc/self/pagemap", os.O_RDONLY | os.O_CLOEXEC)
+                fd = os.open("/proc/self/pagemap", os.O_RDONLY | os.O_CLOEXEC)
             except OSError:
                 _pagemap_unavailable = True
+            else:
+                if _pagemap_tells_written_pages(fd):
+                    _pagemap_fd = fd
+                else:  # an emulated /proc (gVisor, say) may answer, but not truthfully
+                    os.close(fd)
+                    _pagemap_unavailable = True
     return _pagemap_fd
+
+
+def _pagemap_tells_written_pages(fd: int) -> bool:
+    """Whether pagemap reports a page written here as written and an untouched one as not:
+    what a reset trusts to find every byte a guest changed."""
+    # Private, as wasmtime maps linear memory (a shared one counts as file-backed).
+    with mmap.mmap(-1, 2 * OS_PAGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS) as probe:
+        probe[0] = 1  # the first page written, the second never touched
+        address = ctypes.addressof(ctypes.c_char.from_buffer(probe))
+        try:
+            raw = os.pread(fd, 2 * _PAGEMAP_ENTRY, address // OS_PAGE * _PAGEMAP_ENTRY)
+        finally:
+            del address  # no export of the buffer may outlive the mapping
+        if len(raw) != 2 * _PAGEMAP_ENTRY:
+            return False
+        marks = raw[_PAGEMAP_ENTRY - 1 :: _PAGEMAP_ENTRY].translate(_WRITTEN)
+        return marks == b"\x01\x00"
 
 
 def _differing_ranges(address: int, size: int, image: bytes) -> list[tuple[int, int]]:

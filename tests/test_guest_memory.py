@@ -17,6 +17,8 @@ import sandbox_wasm as sw
 from sandbox_wasm._guest_memory import (
     OS_PAGE,
     MemoryReset,
+    _pagemap,
+    _pagemap_tells_written_pages,
     _union,
     initial_stack_pointer,
     memory_address,
@@ -134,3 +136,22 @@ def test_close_ranges_merge_into_one_copy() -> None:
     assert _union([(0, 4096)], [(3 * 4096, 4 * 4096)], gap=2 * 4096) == [(0, 4 * 4096)]
     assert _union([(0, 4096)], [(4 * 4096, 5 * 4096)], gap=2 * 4096) == [
         (0, 4096), (4 * 4096, 5 * 4096)]
+
+
+def test_pagemap_is_trusted_only_when_it_tells_a_written_page() -> None:
+    assert _pagemap() is not None  # Linux with a real /proc: instances are reused here
+    # An emulated /proc that answers "nothing present" for every page is not believed (a
+    # reset would otherwise copy nothing back).
+    with open("/dev/zero", "rb") as zeros:
+        assert not _pagemap_tells_written_pages(zeros.fileno())
+
+
+def test_a_scan_that_finds_no_written_page_is_not_believed(
+    program: GuestProgram, instance: LiveInstance, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sandbox_wasm._guest_memory as guest_memory
+
+    monkeypatch.setattr(guest_memory, "written_ranges", lambda address, size: [])
+    reset = MemoryReset(*program.pristine_memory(), max_bytes=1 << 30)
+    assert instance.memory is not None
+    assert not reset.reset(instance.memory, instance.store, faulted=True)
