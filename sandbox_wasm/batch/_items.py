@@ -4,6 +4,7 @@ batch makes up itself when no worker could finish a request."""
 from __future__ import annotations
 
 import base64
+import functools
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -67,8 +68,9 @@ class Job:
         return {"code": self.code, "language": self.language, "limits": self.limits,
                 "files": files}
 
-    @property
+    @functools.cached_property
     def timeout_s(self) -> float:
+        """The request's deadline in seconds (validated once: read at every answer)."""
         return Limits.model_validate(self.limits).timeout_ms / 1000
 
 
