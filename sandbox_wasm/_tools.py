@@ -165,7 +165,8 @@ class _Loop:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lock = threading.Lock()
 
-    def get(self) -> asyncio.AbstractEventLoop:
+    def submit(self, coroutine: Any) -> concurrent.futures.Future[Any]:
+        """Run `coroutine` on the loop; its result as a future this thread can wait on."""
         import asyncio  # here, not at the top: `import sandbox_wasm` stays fast
 
         with self._lock:
@@ -174,7 +175,7 @@ class _Loop:
                 threading.Thread(target=loop.run_forever, name="sandbox-wasm-tools-loop",
                                  daemon=True).start()
                 self._loop = loop
-            return self._loop
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop)
 
 
 _loop = _Loop()
@@ -288,10 +289,7 @@ class ToolChannel:
                               "running on the host; try again later")
         try:
             if tool.is_async:
-                import asyncio
-
-                future = asyncio.run_coroutine_threadsafe(
-                    _awaited(tool.function, args, kwargs), _loop.get())
+                future = _loop.submit(_awaited(tool.function, args, kwargs))
             else:
                 future = _workers.submit(tool.function, *args, **kwargs)
             value = future.result(timeout=timeout)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import wasmtime
+from instance_memory import memory_of
 
 import sandbox_wasm as sw
 from sandbox_wasm._guest_memory import (
@@ -42,12 +43,6 @@ def instance(program: GuestProgram) -> Iterator[LiveInstance]:
     live.close()
 
 
-def contents(instance: LiveInstance) -> bytes:
-    assert instance.memory is not None
-    return ctypes.string_at(memory_address(instance.memory, instance.store),
-                            instance.memory.data_len(instance.store))
-
-
 def scribble(instance: LiveInstance, offsets: list[int]) -> None:
     assert instance.memory is not None
     base = memory_address(instance.memory, instance.store)
@@ -58,15 +53,15 @@ def scribble(instance: LiveInstance, offsets: list[int]) -> None:
 def test_a_reset_puts_every_written_page_back(program: GuestProgram,
                                               instance: LiveInstance) -> None:
     image = program.fresh_image()
-    assert contents(instance) == image
+    assert memory_of(instance) == image
     rng = random.Random(7)
     offsets = sorted(rng.randrange(0, len(image) - 24) for _ in range(200))
     scribble(instance, offsets)
-    assert contents(instance) != image
+    assert memory_of(instance) != image
     reset = MemoryReset(*program.pristine_memory(), max_bytes=len(image))
     assert instance.memory is not None
     assert reset.reset(instance.memory, instance.store, faulted=True)
-    assert contents(instance) == image
+    assert memory_of(instance) == image
     assert reset.written_bytes >= OS_PAGE * len({offset // OS_PAGE for offset in offsets})
 
 
@@ -79,7 +74,7 @@ def test_the_known_pages_are_put_back_without_a_new_scan(program: GuestProgram,
     assert reset.reset(instance.memory, instance.store, faulted=True)
     scribble(instance, [OS_PAGE * 40 + 100, OS_PAGE * 300 + 8])  # the same pages again
     assert reset.reset(instance.memory, instance.store, faulted=False)
-    assert contents(instance) == image
+    assert memory_of(instance) == image
 
 
 def test_a_reset_refuses_grown_memory_and_too_many_pages(program: GuestProgram,

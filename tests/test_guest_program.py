@@ -4,14 +4,13 @@ reused instance must be indistinguishable from a fresh one, byte for byte."""
 
 from __future__ import annotations
 
-import ctypes
 import threading
 from collections.abc import Iterator
 
 import pytest
+from instance_memory import memory_of
 
 import sandbox_wasm as sw
-from sandbox_wasm._guest_memory import memory_address
 from sandbox_wasm._guest_program import MAX_RESET_BYTES, GuestProgram, LiveInstance
 
 
@@ -28,12 +27,6 @@ def program_of(box: sw.Sandbox) -> GuestProgram:
 
 def idle_instances(box: sw.Sandbox) -> list[LiveInstance]:
     return [instance for instance, _ in program_of(box).idle_instances()]
-
-
-def memory_of(instance: LiveInstance) -> bytes:
-    assert instance.memory is not None
-    size = instance.memory.data_len(instance.store)
-    return ctypes.string_at(memory_address(instance.memory, instance.store), size)
 
 
 def test_our_runtime_reuses_instances() -> None:

@@ -7,14 +7,14 @@ clean second run proves the reset and not a fresh instance."""
 
 from __future__ import annotations
 
-import ctypes
 from collections.abc import Iterator
 
 import pytest
+from instance_memory import memory_of
 
 import sandbox_wasm as sw
 from sandbox_wasm._guest import MODE_EXEC
-from sandbox_wasm._guest_memory import MemoryReset, memory_address
+from sandbox_wasm._guest_memory import MemoryReset
 from sandbox_wasm._guest_program import LiveInstance
 from sandbox_wasm._policy import policy_line
 from sandbox_wasm._request import audit_budget
@@ -68,9 +68,7 @@ def idle(box: sw.Sandbox) -> list[LiveInstance]:
 
 def memory_holds(instance: LiveInstance, needle: bytes) -> bool:
     """Whether any byte of the instance's linear memory spells `needle` (read by the host)."""
-    assert instance.memory is not None
-    size = instance.memory.data_len(instance.store)
-    return needle in ctypes.string_at(memory_address(instance.memory, instance.store), size)
+    return needle in memory_of(instance)
 
 
 def reused_run(box: sw.Sandbox, code: str, *, kept: bool = True,
