@@ -233,3 +233,21 @@ def test_a_session_cannot_lie_its_way_past_an_enforcing_policy(box: sw.Sandbox) 
         result = strict.execute("import os\nprint(os.getcwd())")
         assert result.status in ("blocked", "internal_error")
         assert result.stdout == ""
+
+
+def test_a_forged_end_of_request_before_os_exit_is_rolled_back(
+    box: sw.Sandbox, policy: sw.AuditPolicy,
+) -> None:
+    # The guest's own "status" record on stderr looks like a request that came to rest, but
+    # only the entry returning counts: the call is rolled back and its state is gone.
+    with open_session(box, policy) as session:
+        assert session.execute("kept = 'before'").status == "succeeded"
+        forged = session.execute(
+            "kept = 'changed'\nimport os\n"
+            "os.write(2, b'\\x00sandbox-wasm-status:0\\n')\nos._exit(0)")
+        assert forged.session is not None
+        if policy.mode == "enforce":
+            assert forged.status == "blocked" and not forged.session.rolled_back
+        else:
+            assert forged.session.rolled_back
+        assert session.execute("print(kept)").stdout == "before\n"
