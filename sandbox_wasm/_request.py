@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from ._errors import InvalidRequestError, SourceTooLargeError
 from ._models import MIB, TIMEOUT_PROFILES, Language, Limits, TimeoutProfile
+from ._vfs import MAX_PATH_BYTES
 
 LANGUAGES: tuple[Language, ...] = ("python", "javascript")
 
@@ -113,12 +114,17 @@ def _check_file_name(name: str, where: str) -> None:
             f"file name {name!r} nests deeper than {MAX_INPUT_DEPTH} directories", field=where)
     try:
         too_long = any(len(p.encode("utf-8")) > MAX_NAME_BYTES for p in parts)
+        path_bytes = len(f"input/{name}".encode())
     except UnicodeEncodeError:
         raise InvalidRequestError(f"file name {name!r} is not valid UTF-8 text",
                                   field=where) from None
     if too_long:
         raise InvalidRequestError(
             f"file name {name!r} has a part longer than {MAX_NAME_BYTES} bytes", field=where)
+    # The tree's path rule (`_vfs`): every node's path is one the guest can look up.
+    if path_bytes > MAX_PATH_BYTES:
+        raise InvalidRequestError(
+            f"file name {name!r} makes a path longer than {MAX_PATH_BYTES} bytes", field=where)
 
 
 def _check_no_file_under_file(files: Mapping[str, bytes]) -> None:

@@ -355,8 +355,7 @@ def tool_channel(tools: Mapping[str, Tool], limits: Limits) -> ToolChannel | Non
 
 def new_filesystem(inputs: Mapping[str, bytes], limits: Limits) -> MemoryFS:
     """The guest's in-memory filesystem: `inputs` under /input, the limits' caps."""
-    return MemoryFS(inputs, FileCaps(max_file_bytes=limits.max_file_bytes,
-                                     max_total_bytes=limits.max_written_bytes))
+    return MemoryFS(inputs, FileCaps.of(limits))
 
 
 _default_sandbox: Sandbox | None = None

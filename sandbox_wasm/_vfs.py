@@ -11,6 +11,12 @@ guest can cause is bounded (`FileCaps`): bytes per file and in all, nodes, open
 descriptors, directory entries read per call, path length and depth. A write that a cap
 refuses fails in the guest (EFBIG, ENOSPC, EMFILE) and is listed in `dropped`.
 
+The tree's shape has one rule, kept by every operation that can make a path (creating a
+file or directory, renaming one, a session's restore in `thaw`): each node's path from the
+root is at most MAX_DEPTH parts and MAX_PATH_BYTES bytes, the most one lookup from the root
+accepts. So whatever a guest builds, a session's checkpoint and snapshot of it restore, and
+the names that reach the host (`outputs`, `--output-dir`) are within the same bounds.
+
 The semantics follow POSIX as wasi-libc expects them; there are no links, and `..` never
 leaves the root (ENOTCAPABLE, as WASI's own sandbox answers).
 """
@@ -19,8 +25,12 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._models import Limits
 
 # WASI errno values.
 EACCES, EBADF, EEXIST, EFBIG, EINVAL = 2, 8, 20, 22, 28
@@ -38,8 +48,11 @@ ROOT_FD = 3
 #: Opened files start here: descriptor 4 is the tool channel (`_guest.TOOLS_FD`).
 FIRST_FILE_FD = 5
 ROOT_NAMES = ("input", "output", "tmp")
+#: The longest path (relative to the root, e.g. `output/a/b`) a lookup accepts, and so
+#: the longest any node may have.
 MAX_PATH_BYTES = 4096
 MAX_NAME_BYTES = 255
+#: The most parts a lookup accepts, and so the deepest any node may be (`output` is 1).
 MAX_DEPTH = 48
 #: Most entries one fd_readdir call lists (the guest asks again for more).
 MAX_READDIR_ENTRIES = 1024
@@ -61,6 +74,16 @@ class FileCaps:
     max_total_bytes: int = 32 * 2**20
     max_nodes: int = 1_000
     max_open: int = 64
+    #: The caller's files under /input (checked when a snapshot brings them back).
+    max_input_bytes: int = 32 * 2**20
+    max_input_files: int = 1_000
+
+    @classmethod
+    def of(cls, limits: Limits) -> FileCaps:
+        """The caps a run (or session) under `limits` gets."""
+        return cls(max_file_bytes=limits.max_file_bytes,
+                   max_total_bytes=limits.max_written_bytes,
+                   max_input_bytes=limits.max_input_bytes)
 
 
 _inode_numbers = itertools.count(1)
@@ -74,6 +97,8 @@ class Node:
     data: bytearray | None = None
     entries: dict[str, Node] | None = None
     parent: Node | None = None
+    #: Its name in its parent's entries (kept by rename), for the path rule and `path_of`.
+    name: str = ""
     ino: int = field(default_factory=lambda: next(_inode_numbers))
     mtime_ns: int = field(default_factory=time.time_ns)
     #: Bumped on every change of a file's bytes (outputs changed since a mark).
@@ -113,7 +138,7 @@ class MemoryFS:
         self.root.parent = self.root
         for name in ROOT_NAMES:
             self.root.entries[name] = Node(  # type: ignore[index]
-                writable=name != "input", entries={}, parent=self.root)
+                writable=name != "input", entries={}, parent=self.root, name=name)
         self.handles: dict[int, Handle] = {ROOT_FD: Handle(self.root, True, False)}
         self.created_bytes = 0
         self.created_nodes = 0
@@ -133,7 +158,7 @@ class MemoryFS:
         for part in parts[:-1]:
             child = directory.entries.get(part)  # type: ignore[union-attr]
             if child is None:
-                child = Node(writable=False, entries={}, parent=directory)
+                child = Node(writable=False, entries={}, parent=directory, name=part)
                 directory.entries[part] = child  # type: ignore[index]
             elif not child.is_dir:
                 raise ValueError(f"input {name!r} would be under the file {part!r}")
@@ -142,7 +167,7 @@ class MemoryFS:
         if existing is not None and existing.is_dir:
             raise ValueError(f"input {name!r} is a directory of other inputs")
         directory.entries[parts[-1]] = Node(  # type: ignore[index]
-            writable=False, data=bytearray(data), parent=directory)
+            writable=False, data=bytearray(data), parent=directory, name=parts[-1])
 
     def input_sizes(self) -> dict[str, int]:
         """The files under /input (path relative to it -> size)."""
@@ -184,11 +209,30 @@ class MemoryFS:
     def path_of(self, node: Node) -> str:
         parts: list[str] = []
         while node.parent is not None and node is not self.root:
-            parent = node.parent
-            parts.append(next((n for n, c in (parent.entries or {}).items() if c is node),
-                              "?"))
-            node = parent
+            parts.append(node.name)
+            node = node.parent
         return "/" + "/".join(reversed(parts))
+
+    def _extent(self, node: Node) -> tuple[int, int]:
+        """(parts, bytes) of `node`'s path relative to the root (`output/a`: 2, 8)."""
+        depth = length = 0
+        while node is not self.root and node.parent is not None:
+            depth += 1
+            length += len(node.name.encode()) + (depth > 1)
+            node = node.parent
+        return depth, length
+
+    def _check_shape(self, parent: Node, name: str, below: tuple[int, int] = (0, 0)) -> None:
+        """ENAMETOOLONG (what a lookup of so long a path answers) unless `name` under
+        `parent`, with a subtree reaching `below` (parts, bytes) under it, keeps every
+        path within MAX_DEPTH parts and MAX_PATH_BYTES bytes."""
+        depth, length = self._extent(parent)
+        depth += 1 + below[0]
+        length += len(name.encode()) + (length > 0) + below[1]
+        if depth > MAX_DEPTH or length > MAX_PATH_BYTES:
+            self._drop(parent, f"{name!r} refused: a path would be over {MAX_DEPTH} parts or "
+                       f"{MAX_PATH_BYTES} bytes (ENAMETOOLONG)")
+            raise FsError(ENAMETOOLONG)
 
     # -- descriptors ---------------------------------------------------------------------
     def handle(self, fd: int) -> Handle:
@@ -279,11 +323,14 @@ class MemoryFS:
             raise FsError(EROFS)
         if name in (".", ".."):
             raise FsError(EEXIST)
+        # From a descriptor of a deep directory, a short relative path could reach past
+        # what a lookup from the root can name: the rule is on the whole path.
+        self._check_shape(parent, name)
         if self.created_nodes >= self.caps.max_nodes:
             self._drop(parent, f"creating {name!r} refused: over the cap of "
                        f"{self.caps.max_nodes} files and directories (ENOSPC)")
             raise FsError(ENOSPC)
-        node = Node(writable=True, parent=parent,
+        node = Node(writable=True, parent=parent, name=name,
                     entries={} if directory else None, data=None if directory else bytearray())
         parent.entries[name] = node  # type: ignore[index]
         parent.mtime_ns = time.time_ns()
@@ -470,6 +517,9 @@ class MemoryFS:
         target = (new_parent.entries or {}).get(new_name)
         if target is node:
             return
+        # A rename makes a path for every node of the moved subtree: the same rule as
+        # creating them (two trees within the bounds, one renamed into the other, are not).
+        self._check_shape(new_parent, new_name, _subtree_extent(node))
         if target is not None:
             if target.is_dir != node.is_dir:
                 raise FsError(EISDIR if target.is_dir else ENOTDIR)
@@ -479,7 +529,21 @@ class MemoryFS:
         del old_parent.entries[old_name]  # type: ignore[arg-type]
         new_parent.entries[new_name] = node  # type: ignore[index]
         node.parent = new_parent
+        node.name = new_name
         node.version += 1
+
+
+def _subtree_extent(node: Node) -> tuple[int, int]:
+    """The most (parts, bytes) a path below `node` adds to its own (0, 0 for a file).
+    Bounded work: a writable subtree holds at most the node cap's nodes."""
+    deepest = longest = 0
+    pending = [(node, 0, 0)]
+    while pending:
+        current, depth, length = pending.pop()
+        deepest, longest = max(deepest, depth), max(longest, length)
+        for name, child in (current.entries or {}).items():
+            pending.append((child, depth + 1, length + 1 + len(name.encode())))
+    return deepest, longest
 
 
 @dataclass(frozen=True)
@@ -526,24 +590,85 @@ def freeze(fs: MemoryFS) -> FsState:
     return FsState(tuple(nodes), handles)
 
 
+def check_layout(nodes: Iterable[tuple[str, bool, bool, int]], caps: FileCaps) -> None:
+    """Raise ValueError unless `nodes` ((path, is_dir, writable, size), parents first) is a
+    tree a live filesystem under `caps` could hold: every path under /input, /output or
+    /tmp and within MAX_DEPTH parts and MAX_PATH_BYTES bytes, /input's read-only and the
+    rest writable, each written file and all of them within the caps, as many nodes as the
+    caps allow. Only the sizes are needed: a snapshot is checked by its header before a
+    byte of its body is inflated."""
+    directories = {"/" + name for name in ROOT_NAMES}
+    seen: set[str] = set()
+    written_nodes = written_bytes = input_nodes = input_files = input_bytes = 0
+    for path, is_dir, writable, size in nodes:
+        # Counted first, so that a header listing a million nodes is refused at the cap's.
+        if written_nodes > caps.max_nodes or input_nodes > caps.max_input_files * MAX_DEPTH:
+            break
+        parts = path.split("/")
+        if parts[0] != "" or len(parts) < 2 or parts[1] not in ROOT_NAMES:
+            raise ValueError(f"filesystem node {path[:200]!r} is outside /input, /output "
+                             "and /tmp")
+        if any(part in ("", ".", "..") or "\x00" in part
+               or len(part.encode()) > MAX_NAME_BYTES for part in parts[1:]):
+            raise ValueError(f"filesystem node {path[:200]!r} has an invalid name")
+        if len(parts) - 1 > MAX_DEPTH or len(path.encode()) - 1 > MAX_PATH_BYTES:
+            raise ValueError(f"filesystem node {path[:200]!r} is deeper than {MAX_DEPTH} "
+                             f"parts or longer than {MAX_PATH_BYTES} bytes")
+        area_writable = parts[1] != "input"
+        if len(parts) == 2:
+            if not is_dir or writable != area_writable:
+                raise ValueError(f"filesystem node {path!r} is not the root's directory")
+            continue
+        if path in seen or "/".join(parts[:-1]) not in directories:
+            raise ValueError(f"filesystem node {path[:200]!r} has no parent directory (or "
+                             "comes twice)")
+        seen.add(path)
+        if writable != area_writable or (is_dir and size):
+            raise ValueError(f"filesystem node {path[:200]!r} is "
+                             f"{'writable' if writable else 'read-only'} under /{parts[1]}")
+        if is_dir:
+            directories.add(path)
+        if writable:
+            written_nodes += 1
+            written_bytes += size
+            if size > caps.max_file_bytes:
+                raise ValueError(f"file {path[:200]!r} holds {size} bytes, over the per-file "
+                                 f"cap of {caps.max_file_bytes}")
+        else:
+            input_nodes += 1
+            input_files += not is_dir
+            input_bytes += size
+    if written_nodes > caps.max_nodes or written_bytes > caps.max_total_bytes:
+        raise ValueError(f"the written files are {written_nodes} nodes and {written_bytes} "
+                         f"bytes, over the caps of {caps.max_nodes} and "
+                         f"{caps.max_total_bytes}")
+    # An input's directories are only its files' parents: at most MAX_DEPTH per file.
+    if (input_files > caps.max_input_files or input_bytes > caps.max_input_bytes
+            or input_nodes > caps.max_input_files * MAX_DEPTH):
+        raise ValueError(f"the input files are {input_files} files and {input_bytes} bytes, "
+                         f"over the caps of {caps.max_input_files} and "
+                         f"{caps.max_input_bytes}")
+
+
 def thaw(state: FsState, caps: FileCaps) -> MemoryFS:
-    """A tree equal to `state`. Raises ValueError for a state that is not a tree (a node
-    without its parent, a descriptor of a missing path, a path outside the root's names)."""
+    """A tree equal to `state`. Raises ValueError for a state that a live tree under `caps`
+    could not hold (`check_layout`), or whose descriptors do not fit it."""
+    check_layout(((path, is_dir, writable, len(data))
+                  for path, is_dir, writable, data in state.nodes), caps)
+    if len(state.handles) > caps.max_open:
+        raise ValueError(f"{len(state.handles)} open descriptors, over the cap of "
+                         f"{caps.max_open}")
     fs = MemoryFS(caps=caps)
     by_path: dict[str, Node] = {"": fs.root}
     for name in ROOT_NAMES:
         by_path["/" + name] = fs.root.entries[name]  # type: ignore[index]
     for path, is_dir, writable, data in state.nodes:
-        if path in by_path and path.count("/") == 1:
+        if path.count("/") == 1:
             continue  # the root's own directories
         parent_path, _, name = path.rpartition("/")
-        parent = by_path.get(parent_path)
-        if parent is None or not parent.is_dir or not name or name in (".", ".."):
-            raise ValueError(f"filesystem node {path!r} has no parent directory")
-        if len(name.encode()) > MAX_NAME_BYTES or path.count("/") > MAX_DEPTH + 2:
-            raise ValueError(f"filesystem node {path!r} is too long or too deep")
-        node = Node(writable=writable, parent=parent, entries={} if is_dir else None,
-                    data=None if is_dir else bytearray(data))
+        parent = by_path[parent_path]
+        node = Node(writable=writable, parent=parent, name=name,
+                    entries={} if is_dir else None, data=None if is_dir else bytearray(data))
         parent.entries[name] = node  # type: ignore[index]
         by_path[path] = node
         if writable:
@@ -552,8 +677,8 @@ def thaw(state: FsState, caps: FileCaps) -> MemoryFS:
     for fd, path, readable, writable, append, offset in state.handles:
         node = by_path.get(path)
         if node is None or fd < FIRST_FILE_FD or fd in fs.handles or offset < 0:
-            raise ValueError(f"descriptor {fd} of {path!r} does not fit the tree")
+            raise ValueError(f"descriptor {fd} of {path[:200]!r} does not fit the tree")
+        if writable and (node.is_dir or not node.writable):
+            raise ValueError(f"descriptor {fd} would write the read-only {path[:200]!r}")
         fs.handles[fd] = Handle(node, readable, writable, append, offset)
-    if len(fs.handles) > caps.max_open + 1 or fs.created_nodes > caps.max_nodes:
-        raise ValueError("the filesystem holds more than its caps allow")
     return fs

@@ -237,3 +237,55 @@ def test_the_csv_report_example_runs() -> None:
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert "| east | 100.00 |" in done.stdout and done.stdout.endswith("best region: east\n")
+
+
+def test_whatever_the_operations_build_freezes_and_thaws() -> None:
+    # The tree's one shape rule (`_vfs` docstring) is kept by every operation that makes a
+    # path, so any tree a guest builds is one a checkpoint or snapshot restores.
+    import random
+
+    from sandbox_wasm import _vfs as vfs
+
+    def deep(choices: list[str], rng: random.Random) -> str:
+        return max(rng.sample(choices, min(3, len(choices))), key=lambda d: d.count("/"))
+
+    rng = random.Random(26)
+    for _ in range(30):
+        fs = MemoryFS({"in/x.txt": b"in"})
+        directories = ["tmp", "output"]
+        for _ in range(200):
+            parent = deep(directories, rng)
+            name = rng.choice(["d", "e" * rng.randrange(1, 256), f"f{rng.randrange(9)}"])
+            try:
+                action = rng.randrange(3)
+                if action == 0:  # a chain of directories, from a descriptor of the parent
+                    start = fs.open(3, parent.encode(), vfs.OFLAG_DIRECTORY,
+                                    vfs.RIGHT_FD_READ, 0)
+                    try:
+                        relative = name
+                        for _ in range(rng.randrange(1, 40)):
+                            fs.mkdir(start, relative.encode())
+                            directories.append(f"{parent}/{relative}")
+                            relative += "/" + name
+                    finally:
+                        fs.close(start)
+                elif action == 1:
+                    fs.close(fs.open(3, f"{parent}/{name}".encode(), vfs.OFLAG_CREAT,
+                                     vfs.RIGHT_FD_WRITE, 0))
+                else:  # a deep subtree moved under another deep directory
+                    source = deep([d for d in directories if "/" in d] or ["tmp"], rng)
+                    if source == "tmp":
+                        continue
+                    target = f"{parent}/{name}"
+                    fs.rename(3, source.encode(), 3, target.encode())
+                    directories = [
+                        target + d[len(source):] if d == source or d.startswith(source + "/")
+                        else d for d in directories]
+            except vfs.FsError:
+                continue
+        state = freeze(fs)
+        for path, _, _, _ in state.nodes:
+            assert path.count("/") <= vfs.MAX_DEPTH
+            assert len(path.encode()) - 1 <= vfs.MAX_PATH_BYTES
+        again = thaw(state, FileCaps())
+        assert [node[:3] for node in freeze(again).nodes] == [node[:3] for node in state.nodes]

@@ -23,6 +23,7 @@ from .._models import (
 )
 from .._policy import DEFAULT_POLICY, PRESETS, REPORT_ONLY_POLICY, AuditPolicy
 from .._request import coerce_files, resolve_limits
+from .._vfs import MAX_DEPTH, MAX_PATH_BYTES
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -30,6 +31,8 @@ EXIT_USAGE = INVALID_REQUEST_EXIT_CODE
 EXIT_RUNTIME = STATUS_EXIT_CODES["internal_error"]
 EXIT_INTERRUPTED = 130
 PROFILES = tuple(TIMEOUT_PROFILES)
+#: The guest directory whose files `--output-dir` saves (their names are relative to it).
+OUTPUT_ROOT = "output"
 
 
 class UsageError(Exception):
@@ -144,7 +147,8 @@ def save_output_files(files: Mapping[str, bytes], directory: str, prefix: str) -
     file is written to a fresh temporary name and renamed into place: a symlink (or a hard
     link) already inside the directory can neither lead a write out of it nor have a file
     outside it overwritten through it. Names that are absolute or hold '.', '..', empty
-    parts, NUL or a backslash are skipped."""
+    parts, NUL or a backslash are skipped, and so are names deeper or longer than the
+    guest's tree allows (`_vfs.MAX_DEPTH`, `MAX_PATH_BYTES`)."""
     try:
         os.makedirs(directory, exist_ok=True)
         root = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
@@ -176,8 +180,18 @@ def unsafe_output_name(name: str) -> str | None:
         return "not a relative name"
     if "\x00" in name or "\\" in name:
         return "contains NUL or a backslash"
-    if any(part in ("", ".", "..") for part in name.split("/")):
+    parts = name.split("/")
+    if any(part in ("", ".", "..") for part in parts):
         return "has '.', '..' or empty parts"
+    # The guest's tree keeps every path within these bounds; a name past them did not
+    # come from it, and a host path is not made deeper or longer than the guest's own.
+    try:
+        length = len(f"{OUTPUT_ROOT}/{name}".encode())
+    except UnicodeEncodeError:
+        return "is not valid UTF-8"
+    if len(parts) + 1 > MAX_DEPTH or length > MAX_PATH_BYTES:
+        return (f"its path /{OUTPUT_ROOT}/... is over the sandbox's limits of {MAX_DEPTH} "
+                f"levels and {MAX_PATH_BYTES} bytes")
     return None
 
 

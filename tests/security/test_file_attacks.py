@@ -296,3 +296,150 @@ def test_the_host_environment_stays_out_of_the_tree(box: sw.Sandbox) -> None:
     finally:
         del os.environ["SANDBOX_WASM_FILE_CANARY"]
     assert result.stdout == "1 {}\n"
+
+
+# -- the tree's shape: every operation that makes a path keeps creation's bounds ----------
+# Two trees of 40 levels each are within the bounds (48 parts, 4,096 bytes); one renamed
+# into the other would make paths of 80 levels, which no lookup could name again.
+_TWO_DEEP_TREES = (
+    "import errno, pathlib\n"
+    "def tree(top, levels, name='d'):\n"
+    "    path = pathlib.Path(top)\n"
+    "    path.mkdir()\n"
+    "    for _ in range(levels):\n"
+    "        path = path / name\n"
+    "        path.mkdir()\n"
+    "    (path / 'leaf.txt').write_text('leaf')\n"
+    "    return path\n"
+    "tree('/tmp/a', 39)\n"
+    "deep_b = tree('/tmp/b', 39)\n"
+    "try:\n"
+    "    pathlib.Path('/tmp/a').rename(deep_b / 'a')\n"
+    "    print('renamed')\n"
+    "except OSError as exc:\n"
+    "    print('refused', exc.errno == errno.ENAMETOOLONG)\n"
+)
+
+
+def test_renaming_a_deep_tree_into_another_is_refused_as_creation_would(
+    box: sw.Sandbox, policy: sw.AuditPolicy,
+) -> None:
+    with sw.Session(sandbox=box, policy=policy, timeout_ms=2_000) as session:
+        made = session.execute(_TWO_DEEP_TREES)
+        assert made.stdout == "refused True\n", (made.stdout, made.stderr, made.error)
+        # The session's state stays one a checkpoint restores: a trap rolls back to it.
+        spun = session.execute("while True: pass")
+        assert spun.status == "timeout" and spun.session is not None
+        assert spun.session.rolled_back and not spun.session.closed
+        kept = session.execute(
+            "import pathlib\nprint(len(list(pathlib.Path('/tmp').rglob('leaf.txt'))))")
+        assert kept.stdout == "2\n", (kept.stdout, kept.stderr)
+        data = session.snapshot()
+    with sw.Session.restore(data, sandbox=box) as restored:
+        again = restored.execute(
+            "import pathlib\nprint(max(len(p.parts) for p in pathlib.Path('/tmp').rglob('*')))")
+        assert again.stdout == "43\n"  # '/', 'tmp', 'b', 39 levels, 'leaf.txt'
+
+
+def test_renaming_long_names_past_the_path_length_is_refused(
+    box: sw.Sandbox, policy: sw.AuditPolicy,
+) -> None:
+    result = run(box, policy, (
+        "import errno, pathlib\n"
+        "def tree(top):\n"
+        "    path = pathlib.Path(top)\n"
+        "    path.mkdir()\n"
+        "    for _ in range(12):\n"
+        "        path = path / ('n' * 200)\n"
+        "        path.mkdir()\n"
+        "    return path\n"
+        "tree('/output/a')\n"
+        "deep = tree('/output/b')\n"
+        "for source, target in (('/output/a', deep / 'a'), ('/output/a', deep / ('x' * 250))):\n"
+        "    try:\n"
+        "        pathlib.Path(source).rename(target)\n"
+        "        print('renamed')\n"
+        "    except OSError as exc:\n"
+        "        print(exc.errno == errno.ENAMETOOLONG)\n"
+    ))
+    assert result.stdout == "True\nTrue\n", (result.stdout, result.stderr, result.error)
+    assert any("ENAMETOOLONG" in line for line in result.files_dropped)
+
+
+def test_a_descriptor_of_a_deep_directory_cannot_make_deeper_paths(box: sw.Sandbox) -> None:
+    # os.open / dir_fd are flagged by the enforcing policies: report-only reaches them.
+    result = run(box, sw.REPORT_ONLY_POLICY, (
+        "import errno, os\n"
+        "path = '/tmp'\n"
+        "for _ in range(46):\n"
+        "    path += '/d'\n"
+        "    os.mkdir(path)\n"
+        "fd = os.open(path, os.O_RDONLY)\n"
+        "made, name = 0, 'e'\n"
+        "try:\n"
+        "    while made < 100:\n"
+        "        os.mkdir(name, dir_fd=fd)\n"
+        "        made += 1\n"
+        "        name += '/e'\n"
+        "except OSError as exc:\n"
+        "    print(made, exc.errno == errno.ENAMETOOLONG)\n"
+        "try:\n"
+        "    open('e/' + 'x' * 100, 'w', opener=lambda p, f: os.open(p, f, dir_fd=fd)).close()\n"
+        "    print('file made')\n"
+        "except OSError as exc:\n"
+        "    print(exc.errno == errno.ENAMETOOLONG)\n"
+    ))
+    # /tmp is 1 part, 46 levels under it make 47: one more level (48) is the most.
+    assert result.stdout == "1 True\nTrue\n", (result.stdout, result.stderr, result.error)
+
+
+def test_output_dir_refuses_names_past_the_tree_s_bounds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    from sandbox_wasm.cli._common import save_output_files
+
+    out = tmp_path / "out"
+    names = {"/".join(["d"] * 60) + "/f": b"deep", "/".join(["n" * 250] * 17): b"long",
+             "fine/ok.txt": b"ok"}
+    assert save_output_files(names, str(out), "wasm-exec") == 2
+    written = [p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()]
+    assert written == ["fine/ok.txt"]
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]
+    err = capsys.readouterr().err
+    assert err.count("is over the sandbox's limits of 48 levels and 4096 bytes") == 2
+
+
+def test_output_dir_gets_no_deeper_tree_than_the_guest_could_name(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    # The attack of the red team: five trees under /output renamed into each other.
+    code = (
+        "import pathlib\n"
+        "tops = []\n"
+        "for t in range(5):\n"
+        "    path = pathlib.Path(f'/output/t{t}')\n"
+        "    path.mkdir()\n"
+        "    for _ in range(40):\n"
+        "        path = path / 'd'\n"
+        "        path.mkdir()\n"
+        "    (path / 'leaf.txt').write_text(str(t))\n"
+        "    tops.append((pathlib.Path(f'/output/t{t}'), path))\n"
+        "refused = 0\n"
+        "for (top, _), (_, deep) in zip(tops[1:], tops):\n"
+        "    try:\n"
+        "        top.rename(deep / top.name)\n"
+        "    except OSError:\n"
+        "        refused += 1\n"
+        "print(refused)\n"
+    )
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [sys.executable, "-m", "sandbox_wasm", "-c", code, "--output-dir", str(out)],
+        capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "4\n"
+    leaves = sorted(p.relative_to(out) for p in out.rglob("leaf.txt"))
+    assert len(leaves) == 5
+    assert max(len(p.parts) for p in leaves) == 42  # t{n}, 40 levels, leaf.txt
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]
