@@ -43,7 +43,13 @@ from ._request import (
     resolve_limits,
 )
 from ._sandbox import Sandbox, default_sandbox, new_filesystem, request_payload, tool_channel
-from ._session_snapshot import SessionImage, SessionState, SnapshotError, decode, encode
+from ._session_snapshot import (
+    SessionImage,
+    SessionState,
+    SnapshotError,
+    encode,
+    open_snapshot,
+)
 from ._tools import ToolsLike, build_tools
 from ._vfs import FileCaps, freeze, thaw
 
@@ -238,6 +244,11 @@ class Session:
                     raise InvalidRequestError(
                         f"the session's input files would hold {total} bytes, over the limit "
                         f"of {self.limits.max_input_bytes}", field="files")
+                count = len(held.keys() | inputs.keys())
+                if count > fs.caps.max_input_files:
+                    raise InvalidRequestError(
+                        f"the session's input files would be {count} files, over the limit "
+                        f"of {fs.caps.max_input_files}", field="files")
             for name, data in inputs.items():
                 try:
                     fs.add_input(name, data)
@@ -266,7 +277,14 @@ class Session:
             if self._checkpoint is not None:
                 rolled_back = True
                 self._instance.close()
-                self._instance = self._new_instance(self._checkpoint)
+                try:
+                    self._instance = self._new_instance(self._checkpoint)
+                except SandboxError:
+                    # The tree's rules make every checkpoint restorable; should one still
+                    # not be, the session ends here, closed and said so, never half-open.
+                    self._closed = True
+                    self._checkpoint = None
+                    rolled_back = False
             else:
                 self._close()
         memory_bytes = 0
@@ -281,8 +299,7 @@ class Session:
         """A fresh instance of the runtime with a filesystem, holding `state` if given."""
         try:
             fs = new_filesystem({}, self.limits) if state is None else thaw(
-                state.fs, FileCaps(max_file_bytes=self.limits.max_file_bytes,
-                                   max_total_bytes=self.limits.max_written_bytes))
+                state.fs, FileCaps.of(self.limits))
         except ValueError as error:
             raise SnapshotError(f"session snapshot holds an unusable filesystem ({error})") \
                 from None
@@ -346,16 +363,27 @@ class Session:
         """A new session holding the state `data` (from `snapshot()`) was taken with, under
         the snapshot's limits and policy unless others are given. Raises SnapshotError
         (an InvalidRequestError) for a foreign, tampered, truncated or wrongly keyed
-        snapshot, and for one larger than the memory cap."""
+        snapshot, and for one that carries more than the session's caps allow (memory;
+        the files' paths, sizes and counts), signed or not; the snapshot's own limits are
+        validated as a caller's would be."""
         box = sandbox or default_sandbox()
         program = box._program("python")
-        peek_limits = resolve_limits(limits) if limits is not None else None
-        image = decode(
-            data, key=key, runtime_sha256=program.runtime.sha256,
-            max_memory_bytes=(peek_limits.memory_mb if peek_limits else 1_024) * MIB,
-        )
+        opened = open_snapshot(data, key=key, runtime_sha256=program.runtime.sha256)
         if limits is None:
-            limits = resolve_limits(image.limits)
+            # The snapshot's own limits: the header's word, so validated like a caller's
+            # (out of range is the snapshot's fault: a SnapshotError, like every defect
+            # of a snapshot).
+            try:
+                limits = resolve_limits(opened.limits)
+            except InvalidRequestError as error:
+                raise SnapshotError(f"session snapshot names invalid limits ({error})") \
+                    from None
+        else:
+            limits = resolve_limits(limits)
+        # Every cap of the session it becomes applies to what the snapshot carries, signed
+        # or not, before anything of it is inflated.
+        image = opened.inflate(max_memory_bytes=limits.memory_mb * MIB,
+                               caps=FileCaps.of(limits))
         if policy is None:
             try:
                 policy = AuditPolicy.model_validate(image.policy)

@@ -9,10 +9,14 @@ that made it), the session's limits and policy, its call count, the memory size 
 (offset, length) of each run, and the session's in-memory filesystem (each node's path,
 kind, writability and length; the open descriptors). The digest is SHA-256 of everything
 before it, or HMAC-SHA256 with a key when the snapshot is signed: unsigned, it catches
-corruption; signed, also deliberate edits by whoever does not hold the key. Decoding checks
-every field and bounds what it inflates before anything reaches an instance; a snapshot
-restores only into a fresh instance under the session's memory cap, so even a crafted one
-stays inside the sandbox.
+corruption; signed, also deliberate edits by whoever does not hold the key. Neither is
+trusted for sizes: decoding checks every field, and holds what the snapshot carries to
+every cap of the session that receives it (memory; the filesystem's paths, areas,
+per-file and total bytes, node counts: `_vfs.check_layout`) on the header's word, before
+a byte of the body is inflated; the body then inflates part by part, never past what the
+header promised. Paths outside /input, /output and /tmp are refused, and so are writable
+nodes under /input. A snapshot restores only into a fresh instance under the session's
+memory cap, so even a crafted one stays inside the sandbox.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from typing import Any
 
 from ._errors import InvalidRequestError
 from ._guest_memory import WASM_PAGE, MemoryState
-from ._vfs import FsState
+from ._vfs import FileCaps, FsState, check_layout
 
 MAGIC = b"SWSESS\x00"
 FORMAT_VERSION = 1
@@ -105,12 +109,72 @@ def encode(image: SessionImage, *, key: bytes | None = None) -> bytes:
     return content + _digest(content, key)
 
 
-def decode(
-    data: bytes, *, key: bytes | None = None, runtime_sha256: str, max_memory_bytes: int
-) -> SessionImage:
-    """The image in `data`, or SnapshotError saying why it cannot be used here: made for
-    another runtime (`runtime_sha256` is the one that would run it), larger than
-    `max_memory_bytes`, corrupted, tampered with, or signed with another key."""
+@dataclass(frozen=True)
+class OpenedSnapshot:
+    """A snapshot whose framing, integrity and header were checked, its body not yet
+    inflated: what the restoring side needs to choose the caps (`limits`) that `inflate`
+    then holds the body to."""
+
+    fields: dict[str, Any]
+    body: bytes
+
+    @property
+    def limits(self) -> dict[str, Any]:
+        """The limits the session had (to be validated by the restoring side)."""
+        return self.fields["limits"]  # type: ignore[no-any-return]
+
+    @property
+    def policy(self) -> dict[str, Any]:
+        """The session's audit policy, as data (to be validated by the restoring side)."""
+        return self.fields["policy"]  # type: ignore[no-any-return]
+
+    def inflate(self, *, max_memory_bytes: int, caps: FileCaps) -> SessionImage:
+        """The image, held to the restoring session's caps: memory within
+        `max_memory_bytes`, the filesystem within `caps` (paths, areas, sizes, counts:
+        `_vfs.check_layout`). Every size is checked on the header's word before anything
+        is inflated, and the body inflates part by part, never past what the header
+        promised, so a crafted snapshot cannot make the host allocate more than the caps."""
+        fields = self.fields
+        size, runs = fields["memory_bytes"], fields["runs"]
+        if size > max_memory_bytes:
+            raise SnapshotError(
+                f"session snapshot holds {size // 2**20} MiB of memory, over the memory cap "
+                f"of {max_memory_bytes // 2**20} MiB"
+            )
+        nodes = fields["fs_nodes"]
+        try:
+            check_layout((tuple(node) for node in nodes), caps)
+        except ValueError as error:
+            raise SnapshotError(f"session snapshot holds an unusable filesystem ({error})") \
+                from None
+        if len(fields["fs_handles"]) > caps.max_open:
+            raise SnapshotError("session snapshot holds more open descriptors than the "
+                                f"cap of {caps.max_open}")
+        lengths = [length for _, length in runs] + [node[3] for node in nodes]
+        parts = _split(self.body, lengths)
+        memory = MemoryState(size, tuple(
+            (run[0], part) for run, part in zip(runs, parts, strict=False)))
+        fs = FsState(
+            tuple((path, is_dir, writable, part) for (path, is_dir, writable, _), part
+                  in zip(nodes, parts[len(runs):], strict=True)),
+            tuple(tuple(handle) for handle in fields["fs_handles"]),  # type: ignore[misc]
+        )
+        return SessionImage(
+            runtime_sha256=fields["runtime_sha256"],
+            runtime_name=fields["runtime_name"],
+            limits=fields["limits"],
+            policy=fields["policy"],
+            session_id=fields["session_id"],
+            calls=fields["calls"],
+            state=SessionState(memory, fs),
+        )
+
+
+def open_snapshot(data: bytes, *, key: bytes | None = None, runtime_sha256: str
+                  ) -> OpenedSnapshot:
+    """`data` checked up to its body: the framing, the digest (HMAC with `key`), the
+    header's fields and types, the runtime (`runtime_sha256` is the one that would run it).
+    Raises SnapshotError saying why it cannot be used here, and nothing else."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise SnapshotError(f"a snapshot is bytes, not {type(data).__name__}")
     data = bytes(data)
@@ -137,48 +201,36 @@ def decode(
             "session snapshot failed its integrity check (corrupted or tampered with"
             + (", or signed with another key)" if signed else ")")
         )
-    if header_length > MAX_HEADER_BYTES or fixed + header_length > len(content):
+    body_at = fixed + header_length
+    if header_length > MAX_HEADER_BYTES or body_at + _BODY_LENGTH.size > len(content):
         raise SnapshotError("session snapshot header is malformed")
     try:
-        header = json.loads(content[fixed : fixed + header_length])
-        image_fields = _header_fields(header)
-    except (ValueError, KeyError, TypeError) as error:
+        header = json.loads(content[fixed:body_at])
+        fields = _header_fields(header)
+    # RecursionError: JSON nested deeper than the parser goes (a few KiB of brackets).
+    except (ValueError, KeyError, TypeError, RecursionError) as error:
         raise SnapshotError(f"session snapshot header is malformed ({error})") from None
-    if image_fields["runtime_sha256"] != runtime_sha256:
+    if fields["runtime_sha256"] != runtime_sha256:
         raise SnapshotError(
-            f"session snapshot was made with another runtime ({image_fields['runtime_name']}, "
-            f"sha256 {image_fields['runtime_sha256'][:12]}…); this sandbox runs "
+            f"session snapshot was made with another runtime ({fields['runtime_name'][:80]}, "
+            f"sha256 {fields['runtime_sha256'][:12]}…); this sandbox runs "
             f"sha256 {runtime_sha256[:12]}…"
         )
-    size, runs = image_fields["memory_bytes"], image_fields["runs"]
-    if size > max_memory_bytes:
-        raise SnapshotError(
-            f"session snapshot holds {size // 2**20} MiB of memory, over the memory cap of "
-            f"{max_memory_bytes // 2**20} MiB"
-        )
-    body_at = fixed + header_length
     (body_length,) = _BODY_LENGTH.unpack_from(content, body_at)
     body = content[body_at + _BODY_LENGTH.size :]
     if body_length != len(body):
         raise SnapshotError("session snapshot body is truncated")
-    lengths = [length for _, length in runs] + [node[3] for node in image_fields["fs_nodes"]]
-    parts = _split(body, lengths)
-    memory = MemoryState(size, tuple(
-        (run[0], part) for run, part in zip(runs, parts, strict=False)))
-    fs = FsState(
-        tuple((path, is_dir, writable, part) for (path, is_dir, writable, _), part
-              in zip(image_fields["fs_nodes"], parts[len(runs):], strict=True)),
-        tuple(tuple(handle) for handle in image_fields["fs_handles"]),  # type: ignore[misc]
-    )
-    return SessionImage(
-        runtime_sha256=image_fields["runtime_sha256"],
-        runtime_name=image_fields["runtime_name"],
-        limits=image_fields["limits"],
-        policy=image_fields["policy"],
-        session_id=image_fields["session_id"],
-        calls=image_fields["calls"],
-        state=SessionState(memory, fs),
-    )
+    return OpenedSnapshot(fields, body)
+
+
+def decode(
+    data: bytes, *, key: bytes | None = None, runtime_sha256: str, max_memory_bytes: int,
+    caps: FileCaps | None = None,
+) -> SessionImage:
+    """The image in `data` (`open_snapshot`, then `inflate` under `max_memory_bytes` and
+    `caps`), or SnapshotError saying why it cannot be used here."""
+    opened = open_snapshot(data, key=key, runtime_sha256=runtime_sha256)
+    return opened.inflate(max_memory_bytes=max_memory_bytes, caps=caps or FileCaps())
 
 
 def _digest(content: bytes, key: bytes | None) -> bytes:
@@ -233,18 +285,26 @@ def _is_count(value: object) -> bool:
 
 
 def _split(body: bytes, lengths: list[int]) -> list[bytes]:
-    """The body's parts of `lengths` bytes, inflating no more than they add up to (a body
-    that inflates to more, or less, is refused: no decompression bomb reaches memory)."""
-    expected = sum(lengths)
+    """The body's parts of `lengths` bytes, each inflated on its own with its length as the
+    bound (a body that inflates to more, or less, is refused: no decompression bomb reaches
+    memory, and no part is held twice)."""
     inflater = zlib.decompressobj()
+    pending = body
+    parts: list[bytes] = []
     try:
-        raw = inflater.decompress(body, expected + 1)
+        for length in lengths:
+            pieces: list[bytes] = []
+            wanted = length
+            while wanted:
+                piece = inflater.decompress(pending, wanted)
+                pending = inflater.unconsumed_tail
+                if not piece:
+                    raise SnapshotError("session snapshot body does not match its header")
+                pieces.append(piece)
+                wanted -= len(piece)
+            parts.append(pieces[0] if len(pieces) == 1 else b"".join(pieces))
+        if inflater.decompress(pending, 1) or inflater.unconsumed_tail or not inflater.eof:
+            raise SnapshotError("session snapshot body does not match its header")
     except zlib.error:
         raise SnapshotError("session snapshot body is not valid compressed data") from None
-    if len(raw) != expected or inflater.unconsumed_tail or not inflater.eof:
-        raise SnapshotError("session snapshot body does not match its header")
-    parts, position = [], 0
-    for length in lengths:
-        parts.append(raw[position : position + length])
-        position += length
     return parts

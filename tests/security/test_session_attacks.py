@@ -5,12 +5,16 @@ and a guest that tampers with its own interpreter."""
 
 from __future__ import annotations
 
+import copy
 import hashlib
+import hmac
 import json
+import random
 import struct
 import time
+import tracemalloc
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pytest
 
@@ -251,3 +255,186 @@ def test_a_forged_end_of_request_before_os_exit_is_rolled_back(
         else:
             assert forged.session.rolled_back
         assert session.execute("print(kept)").stdout == "before\n"
+
+
+# -- restores: every cap of the receiving session applies to what a snapshot carries -------
+def _forge(data: bytes, *, nodes: Sequence[list[object]] = (),
+           handles: Sequence[list[object]] = (),
+           header_change: dict[str, object] | None = None, key: bytes | None = None) -> bytes:
+    """`data` (an unsigned snapshot) with nodes (path, is_dir, writable, size: zero bytes)
+    and descriptors added, consistent and digested or signed as an attacker with the key (or
+    without one, unsigned) makes it; the body is compressed as it streams, never held."""
+    fixed = len(snapshot_format.MAGIC) + 8
+    (_, _, length) = struct.unpack_from("<HHI", data, len(snapshot_format.MAGIC))
+    header = json.loads(data[fixed : fixed + length])
+    (body_length,) = struct.unpack_from("<Q", data, fixed + length)
+    raw = zlib.decompress(data[fixed + length + 8 : fixed + length + 8 + body_length])
+    header["fs_nodes"] = [*header["fs_nodes"], *nodes]
+    header["fs_handles"] = [*header["fs_handles"], *handles]
+    header.update(header_change or {})
+    packer = zlib.compressobj(1)
+    body = [packer.compress(raw)]
+    zeros = bytes(2**20)
+    for node in nodes:
+        size = int(node[3])  # type: ignore[call-overload]
+        for start in range(0, size, len(zeros)):
+            body.append(packer.compress(zeros[: min(len(zeros), size - start)]))
+    body.append(packer.flush())
+    packed = b"".join(body)
+    encoded = json.dumps(header).encode()
+    content = b"".join((snapshot_format.MAGIC,
+                        struct.pack("<HHI", 1, 1 if key else 0, len(encoded)), encoded,
+                        struct.pack("<Q", len(packed)), packed))
+    digest = (hmac.new(key, content, hashlib.sha256).digest() if key
+              else hashlib.sha256(content).digest())
+    return content + digest
+
+
+@pytest.fixture(scope="module")
+def plain_snapshot(box: sw.Sandbox) -> bytes:
+    with open_session(box, sw.BALANCED_POLICY) as session:
+        session.execute("x = 1\nopen('/tmp/kept.txt', 'w').write('kept')")
+        return session.snapshot()
+
+
+@pytest.mark.parametrize("key", [None, b"k" * 32], ids=["unsigned", "signed"])
+@pytest.mark.parametrize("limits", [{"memory_mb": 64}, None], ids=["given", "snapshot-s"])
+def test_a_restore_is_held_to_the_file_caps_before_inflating(
+    box: sw.Sandbox, plain_snapshot: bytes, key: bytes | None, limits: dict | None,
+) -> None:
+    # The red team's restore: 24 x 16 MiB in /tmp (caps: 8 MiB a file, 32 MiB in all),
+    # 384 MiB that compress to under 2 MB.
+    forged = _forge(plain_snapshot, key=key,
+                    nodes=[[f"/tmp/f{i}", False, True, 16 * 2**20] for i in range(24)])
+    assert len(forged) < 4 * 2**20
+    tracemalloc.start()
+    try:
+        with pytest.raises(sw.SnapshotError, match="per-file cap of 8388608"):
+            sw.Session.restore(forged, key=key, limits=limits, sandbox=box)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 3 * len(forged) + 8 * 2**20  # nothing of the 384 MiB was inflated
+    # Under the per-file cap, over the total one (5 x 7 MiB > 32 MiB).
+    total = _forge(plain_snapshot, key=key,
+                   nodes=[[f"/tmp/g{i}", False, True, 7 * 2**20] for i in range(5)])
+    with pytest.raises(sw.SnapshotError, match="over the caps of 1000 and 33554432"):
+        sw.Session.restore(total, key=key, limits=limits, sandbox=box)
+    many = _forge(plain_snapshot, key=key,
+                  nodes=[[f"/tmp/h{i}", False, True, 0] for i in range(1_001)])
+    with pytest.raises(sw.SnapshotError, match=r"written files are 1001 nodes"):
+        sw.Session.restore(many, key=key, limits=limits, sandbox=box)
+
+
+def test_a_restore_within_the_caps_still_works(box: sw.Sandbox, plain_snapshot: bytes) -> None:
+    fits = _forge(plain_snapshot, nodes=[["/output/r.bin", False, True, 8 * 2**20]])
+    with sw.Session.restore(fits, limits={"memory_mb": 64}, sandbox=box) as restored:
+        result = restored.execute(
+            "import pathlib\nprint(pathlib.Path('/output/r.bin').stat().st_size, "
+            "open('/tmp/kept.txt').read())")
+        assert result.stdout == f"{8 * 2**20} kept\n", (result.stdout, result.stderr)
+    with pytest.raises(sw.SnapshotError, match="per-file cap of 1048576"):
+        sw.Session.restore(fits, limits={"memory_mb": 64, "max_file_bytes": 2**20},
+                           sandbox=box)
+
+
+@pytest.mark.parametrize(("nodes", "handles", "reason"), [
+    pytest.param([["/etc", True, False, 0], ["/etc/passwd", False, False, 5]], [],
+                 "outside /input, /output and /tmp", id="etc-passwd"),
+    pytest.param([["/etc/passwd", False, True, 5]], [], "outside /input", id="etc-no-parent"),
+    pytest.param([["/input/x", False, True, 4]], [], "writable under /input",
+                 id="writable-input"),
+    pytest.param([["/tmp/ro", False, False, 4]], [], "read-only under /tmp", id="read-only-tmp"),
+    pytest.param([["/output", False, True, 4]], [], "not the root's directory",
+                 id="root-dir-as-file"),
+    pytest.param([["/tmp/a/../../etc", True, True, 0]], [], "invalid name", id="dot-dot"),
+    pytest.param([["/tmp/" + "/".join(["d"] * 10), True, True, 0]], [], "has no parent",
+                 id="no-parents"),
+    pytest.param([["/tmp/d" * 48, True, True, 0]], [], "deeper than 48", id="too-deep"),
+    pytest.param([["/tmp/kept.txt", False, True, 1]], [], "comes twice", id="duplicate"),
+    pytest.param([["/input/x", False, False, 4]], [[9, "/input/x", True, True, False, 0]],
+                 "would write the read-only", id="writable-fd-on-input"),
+    pytest.param([], [[9 + i, "/tmp/kept.txt", True, False, False, 0] for i in range(65)],
+                 "open descriptors", id="too-many-fds"),
+])
+def test_a_restore_refuses_a_tree_the_session_could_not_hold(
+    box: sw.Sandbox, plain_snapshot: bytes, nodes: list, handles: list, reason: str,
+) -> None:
+    for key in (None, b"k" * 32):
+        forged = _forge(plain_snapshot, nodes=nodes, handles=handles, key=key)
+        with pytest.raises(sw.SnapshotError, match=reason):
+            sw.Session.restore(forged, key=key, sandbox=box)
+
+
+def test_snapshot_limits_out_of_range_are_a_snapshot_error(
+    box: sw.Sandbox, plain_snapshot: bytes,
+) -> None:
+    for limits in ({"memory_mb": 10**6}, {"max_file_bytes": -1}, {"nonsense": 1}):
+        forged = _forge(plain_snapshot, header_change={"limits": limits})
+        with pytest.raises(sw.SnapshotError, match="invalid limits"):
+            sw.Session.restore(forged, sandbox=box)
+
+
+_FUZZ_VALUES: list[object] = [
+    None, True, -1, 0, 1, 2**31, 2**40, 2**64, 1.5, float("inf"), "", "x", "/etc/passwd",
+    "/tmp/../etc", "\udcff", [], {}, [[]], [0], [-1, 2**40], [["/tmp/x", False, True, 2**33]],
+    [[1, "/tmp/kept.txt", True, True, True, 0]], {"memory_mb": 2**20}, "a" * 10_000,
+]
+
+
+def _mutate(header: dict[str, object], rng: random.Random) -> bytes:
+    """One mutation of a header: a field replaced, dropped or added (at the top or inside
+    its lists), or the JSON text's bytes flipped, cut or nested past the parser."""
+    choice = rng.randrange(6)
+    value = copy.deepcopy(header)
+    if choice == 0:
+        value[rng.choice(sorted(value))] = copy.deepcopy(rng.choice(_FUZZ_VALUES))
+    elif choice == 1:
+        del value[rng.choice(sorted(value))]
+    elif choice == 2:
+        listed = [k for k, v in value.items() if isinstance(v, list) and v]
+        if listed:
+            items = value[rng.choice(listed)]
+            assert isinstance(items, list)
+            index = rng.randrange(len(items))
+            if isinstance(items[index], list) and items[index]:
+                items[index][rng.randrange(len(items[index]))] = copy.deepcopy(
+                    rng.choice(_FUZZ_VALUES))
+            else:
+                items[index] = copy.deepcopy(rng.choice(_FUZZ_VALUES))
+    elif choice == 3:
+        value[rng.choice(["extra", "limits", "policy"])] = copy.deepcopy(
+            rng.choice(_FUZZ_VALUES))
+    text = bytearray(json.dumps(value).encode())
+    if choice == 4:
+        for _ in range(rng.randrange(1, 8)):
+            text[rng.randrange(len(text))] = rng.randrange(256)
+    elif choice == 5:
+        return rng.choice([bytes(text[: rng.randrange(len(text))]), b"[" * 100_000,
+                           b'{"runs": ' + b"[" * 50_000 + b"]" * 50_000 + b"}"])
+    return bytes(text)
+
+
+def test_fuzzed_snapshot_headers_raise_only_snapshot_error(
+    box: sw.Sandbox, plain_snapshot: bytes,
+) -> None:
+    fixed = len(snapshot_format.MAGIC) + 8
+    (_, _, length) = struct.unpack_from("<HHI", plain_snapshot, len(snapshot_format.MAGIC))
+    header = json.loads(plain_snapshot[fixed : fixed + length])
+    rest = plain_snapshot[fixed + length : -snapshot_format.DIGEST_BYTES]
+    outcomes: dict[str, int] = {}
+    for seed in range(200):
+        mutated = _mutate(header, random.Random(seed))
+        content = b"".join((snapshot_format.MAGIC, struct.pack("<HHI", 1, 0, len(mutated)),
+                            mutated, rest))
+        forged = content + hashlib.sha256(content).digest()
+        try:
+            restored = sw.Session.restore(forged, sandbox=box, idle_timeout_s=None)
+        except sw.SnapshotError:
+            outcomes["refused"] = outcomes.get("refused", 0) + 1
+            continue
+        except Exception as error:  # the assertion: nothing but SnapshotError
+            pytest.fail(f"seed {seed}: {type(error).__name__}: {error}")
+        restored.close()
+        outcomes["restored"] = outcomes.get("restored", 0) + 1
+    assert outcomes.get("refused", 0) > 100, outcomes
