@@ -12,7 +12,6 @@ True)`, the default).
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Literal
@@ -21,14 +20,17 @@ from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
 from ._artifacts import RuntimeFile, file_sha256, guest_sha256
 from ._errors import RuntimeIntegrityError, RuntimeNotFoundError
+from ._stdlib import STDLIB_313
 
 IMAGE_FORMAT = "sandbox-wasm-image/1"
 #: `RuntimeFile.name` (and `result.runtime.name`) of an image.
 IMAGE_RUNTIME_NAME = "cpython313-wasi-image"
 MANIFEST_SUFFIX = ".json"
-#: Names an image's packages may not take: the guest's own modules (and, checked apart, the
-#: standard library's).
-RESERVED_NAMES = frozenset({"__main__", "_sandbox_stdlib", "_sandbox_packages"})
+#: Names an image's packages may not take: the guest's own modules (`tools` is the host
+#: tools' module the guest builds; and, checked apart, the standard library's).
+RESERVED_NAMES = frozenset({"__main__", "tools", "_sandbox_stdlib", "_sandbox_packages"})
+#: Every name the guest itself may one day use for a module of its own.
+RESERVED_PREFIX = "_sandbox_"
 
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 #: A top-level module name: what the audit's allowlist gains.
@@ -84,8 +86,10 @@ class ImageManifest(_Frozen):
 
 
 def shadowed_name(name: str) -> bool:
-    """Whether a top-level package name is the standard library's or the guest's own."""
-    return name in RESERVED_NAMES or name in sys.stdlib_module_names
+    """Whether a top-level package name is the guest's standard library's or the guest's
+    own. The guest's list, not the host's: the host is another Python (3.11 has no
+    `_colorize`; 3.13 has no `imghdr`, which a backport wheel may bring back)."""
+    return name in RESERVED_NAMES or name.startswith(RESERVED_PREFIX) or name in STDLIB_313
 
 
 def _check_packages(record: Path, manifest: ImageManifest) -> None:

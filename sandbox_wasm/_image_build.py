@@ -67,6 +67,12 @@ BASE_PARTS = (REACTOR_NAME, "stdlib.blob", "stdlib_finder.py")
 PACKAGE_FINDER_FILE = Path(__file__).resolve().parent / "_package_finder.py"
 #: How long the pre-initialisation (the packages' import-time code) may take.
 DEFAULT_TIMEOUT_S = 600.0
+#: The guest memory the pre-initialisation may use (the image's memory starts at what it
+#: leaves: an image past the default memory cap could not run under the default limits).
+DEFAULT_MEMORY_MB = 256
+#: All the wheels' files together (each wheel is bounded by `_wheel.MAX_UNPACKED_BYTES`):
+#: the build holds them in memory and compiles them in sandboxed runs.
+MAX_PACKAGE_BYTES = 256 * MIB
 #: One compile run's share of the modules (the in-memory tree holds at most 1,000 nodes).
 COMPILE_BATCH_FILES = 200
 COMPILE_BATCH_BYTES = 16 * MIB
@@ -127,6 +133,7 @@ def build_image(
     preload: Sequence[str] | None = None,
     runtime_directory: Path | str | None = None,
     timeout_s: float = DEFAULT_TIMEOUT_S,
+    memory_mb: int = DEFAULT_MEMORY_MB,
 ) -> ImageManifest:
     """Build an image of the installed runtime with the wheels' packages and write it to
     `output`, with its manifest next to it (`<output>.json`); return the manifest.
@@ -140,6 +147,8 @@ def build_image(
             first use in a run).
         runtime_directory: where the base runtime is installed (default: `runtime_dir()`).
         timeout_s: how long the packages' import-time code may run.
+        memory_mb: the guest memory the pre-initialisation may use (32 to 1,024 MiB; the
+            packages' import-time code fails with MemoryError past it).
 
     Raises WheelError for a refused wheel, InvalidRequestError for an unknown preload,
     RuntimeNotFoundError / RuntimeIntegrityError when the base runtime or its parts are
@@ -150,7 +159,17 @@ def build_image(
         with Sandbox(image="tabulate.wasm") as box:
             box.execute("from tabulate import tabulate; print(tabulate([[1, 2]]))")
     """
-    read = [read_wheel(path) for path in wheels]
+    if not 32 <= memory_mb <= 1_024:
+        raise InvalidRequestError("memory_mb must be 32 to 1,024 (MiB)", field="memory_mb")
+    read: list[Wheel] = []
+    held = 0
+    for path in wheels:
+        wheel = read_wheel(path)
+        held += sum(len(content) for content in wheel.files.values())
+        if held > MAX_PACKAGE_BYTES:
+            raise WheelError(f"wheel {wheel.filename} refused: the wheels' files would be over "
+                             f"{MAX_PACKAGE_BYTES} bytes in all", wheel=wheel.filename)
+        read.append(wheel)
     files, modules = _combined_files(read)
     packages = tuple(sorted({name for wheel in read for name in wheel.top_level}))
     chosen = packages if preload is None else _check_preload(preload, modules)
@@ -163,7 +182,7 @@ def build_image(
         _write_init_dir(init, base.parts, files, compiled, packages, chosen)
         built = Path(tmp) / "image.wasm"
         _run_wizer(wizer, base.parts[REACTOR_NAME], init, built, Path(tmp) / "wizer.log",
-                   timeout_s)
+                   timeout_s, memory_mb)
         sha256 = file_sha256(built)
         manifest = ImageManifest(
             file=output.name, sha256=sha256, size=built.stat().st_size,
@@ -418,11 +437,13 @@ def _executable(binary: Path) -> Path:
 
 
 def _run_wizer(wizer: Path, reactor: Path, init: Path, out: Path, log: Path,
-               timeout_s: float) -> None:
+               timeout_s: float, memory_mb: int = DEFAULT_MEMORY_MB) -> None:
     """Wizer's run of `sandbox_init` with /init as the only preopen, as the base was built
-    (scripts/cpython_wasi/build.py `run_wizer`): no environment, stdin or stdout."""
+    (scripts/cpython_wasi/build.py `run_wizer`): no environment, stdin or stdout, and the
+    guest's memory capped at `memory_mb` (the host's memory for it is bounded by that)."""
     cmd = [
         str(wizer), "wizer", "--init-func", "sandbox_init",
+        "-W", f"max-memory-size={memory_mb * MIB}",
         "-S", "cli=y", "-S", "inherit-env=n", "-S", "inherit-stdin=n",
         "-S", "inherit-stdout=n",
         "--dir", f"{init}::/init",

@@ -102,3 +102,12 @@ def import_reason(module: str) -> str | None:
     """Why the balanced policy refuses a top-level standard-library module, or None when it
     is allowed or not part of the standard library."""
     return BLOCKED.get(module.split(".")[0])
+
+
+#: Modules of the 3.12 fallback's standard library that 3.13 removed (PEP 594, lib2to3).
+REMOVED_IN_313 = frozenset(_each("", """
+    _crypt _msi aifc audioop cgi cgitb chunk crypt imghdr lib2to3 mailcap msilib nis nntplib
+    ossaudiodev pipes sndhdr spwd sunau telnetlib uu xdrlib"""))
+#: The standard library of our CPython 3.13 guest: its `sys.stdlib_module_names`
+#: (tests/test_stdlib.py checks it against the guest). Images are built for this guest.
+STDLIB_313 = (frozenset(ALLOWED) | frozenset(BLOCKED)) - REMOVED_IN_313

@@ -6,8 +6,14 @@ WebAssembly interpreter that cannot load native code. A wheel is also refused wh
 corrupt (every member is read and its CRC checked), when a member's content does not match
 the hash and size its RECORD lists (checked when the wheel has a RECORD, as wheels should),
 when a member is not listed in it, and when a member name could land outside the package
-tree (absolute, `..`, backslashes, drive letters, NUL, links) or is given twice. Every
-refusal is a `WheelError` naming the wheel and why.
+tree (absolute, `..`, backslashes, drive letters, NUL, links), is longer or deeper than the
+guest's tree holds, or is given twice. Every refusal is a `WheelError` naming the wheel and
+why.
+
+Reading is bounded whatever the archive claims: the file's size is checked before it is
+read (once: the bytes hashed are the bytes unpacked), only stored and deflated members are
+accepted, and each member is inflated in chunks while the actual bytes are counted against
+MAX_UNPACKED_BYTES; the central directory's sizes are never trusted for an allocation.
 """
 
 from __future__ import annotations
@@ -16,18 +22,32 @@ import base64
 import csv
 import hashlib
 import io
+import os
 import re
 import stat
+import struct
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from email.parser import HeaderParser
 from pathlib import Path
 
 from ._errors import WheelError
+from ._request import MAX_INPUT_DEPTH, MAX_NAME_BYTES
 
 #: Bounds on what one wheel may hold (an image keeps it all in memory).
 MAX_MEMBERS = 20_000
 MAX_UNPACKED_BYTES = 128 * 2**20
+#: The largest wheel file read (a zip's members take at least their stored bytes).
+MAX_WHEEL_BYTES = MAX_UNPACKED_BYTES + 16 * 2**20
+#: How much of a member is inflated at a time.
+READ_CHUNK = 2**20
+#: Member names are laid out as the guest's input files when the image compiles them, so
+#: they keep the same rules (`_request.coerce_files`).
+MAX_NAME_DEPTH = MAX_INPUT_DEPTH
+MAX_NAME_PART_BYTES = MAX_NAME_BYTES
+MAX_NAME_BYTES_IN_ALL = 1024
+_COMPRESSIONS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
 #: Files no WebAssembly guest can load: a wheel holding one is not pure Python.
 NATIVE_SUFFIXES = (".so", ".pyd", ".dylib", ".dll")
 _NATIVE_NAME = re.compile(r"\.so(\.[0-9]+)+$")
@@ -95,7 +115,17 @@ def _parse_filename(filename: str) -> tuple[str, str]:
 
 
 def _check_member_name(filename: str, name: str) -> None:
-    """Refuse a member name that could land outside the tree it is unpacked into."""
+    """Refuse a member name that could land outside the tree it is unpacked into, or that
+    the guest's tree (or a host directory) could not hold."""
+    shown = name if len(name) <= 120 else name[:100] + "…"
+    encoded = name.encode("utf-8", "surrogatepass")
+    parts = name.rstrip("/").split("/")
+    if (len(encoded) > MAX_NAME_BYTES_IN_ALL or len(parts) > MAX_NAME_DEPTH
+            or any(len(part.encode("utf-8", "surrogatepass")) > MAX_NAME_PART_BYTES
+                   for part in parts)):
+        raise _refuse(filename, f"member {shown!r} has a name longer than "
+                      f"{MAX_NAME_BYTES_IN_ALL} bytes, deeper than {MAX_NAME_DEPTH} parts "
+                      f"or with a part longer than {MAX_NAME_PART_BYTES} bytes")
     if "\x00" in name or "\\" in name:
         raise _refuse(filename, f"member {name!r} has a NUL or a backslash in its name")
     if name.startswith("/") or _DRIVE.match(name):
@@ -120,6 +150,7 @@ def _read_members(filename: str, archive: zipfile.ZipFile) -> dict[str, bytes]:
     if sum(info.file_size for info in infos) > MAX_UNPACKED_BYTES:
         raise _refuse(filename, f"it unpacks to more than {MAX_UNPACKED_BYTES} bytes")
     members: dict[str, bytes] = {}
+    unpacked = 0
     for info in infos:
         name = info.filename
         _check_member_name(filename, name)
@@ -134,12 +165,34 @@ def _read_members(filename: str, archive: zipfile.ZipFile) -> dict[str, bytes]:
         if _is_native(name):
             raise _refuse(filename, f"it holds the compiled extension {name!r} (native code "
                           "cannot run in the WebAssembly guest)")
-        try:
-            members[name] = archive.read(info)
-        except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError,
-                NotImplementedError) as exc:
-            raise _refuse(filename, f"member {name!r} is corrupt ({exc})") from None
+        if info.compress_type not in _COMPRESSIONS:
+            # bzip2 and lzma members inflate a whole compressed block at once, unbounded.
+            raise _refuse(filename, f"member {name!r} uses compression method "
+                          f"{info.compress_type} (wheels are stored or deflated)")
+        members[name] = _read_member(filename, archive, info, MAX_UNPACKED_BYTES - unpacked)
+        unpacked += len(members[name])
     return members
+
+
+def _read_member(filename: str, archive: zipfile.ZipFile, info: zipfile.ZipInfo,
+                 room: int) -> bytes:
+    """A member's bytes, inflated a chunk at a time: never more than its declared size
+    (zipfile stops there, and its CRC check refuses a member that is longer), and never
+    more than `room`, however far the compressed data would inflate."""
+    name = info.filename
+    chunks: list[bytes] = []
+    total = 0
+    try:
+        with archive.open(info) as member:
+            while total <= room and (chunk := member.read(READ_CHUNK)):
+                total += len(chunk)
+                chunks.append(chunk)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError,
+            NotImplementedError, zlib.error) as exc:
+        raise _refuse(filename, f"member {name!r} is corrupt ({exc})") from None
+    if total > room:
+        raise _refuse(filename, f"it unpacks to more than {MAX_UNPACKED_BYTES} bytes")
+    return b"".join(chunks)
 
 
 def _dist_info(filename: str, members: dict[str, bytes], name: str, version: str) -> str:
@@ -267,14 +320,23 @@ def read_wheel(path: Path | str) -> Wheel:
         raise _refuse(filename, f"there is no such file ({path})")
     name, version = _parse_filename(filename)
     try:
-        raw = path.read_bytes()
+        # One read, bounded: the bytes hashed below are the bytes unpacked. (read(n)
+        # allocates n bytes first: ask for what the file holds, not for the bound.)
+        with path.open("rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            raw = handle.read(min(size, MAX_WHEEL_BYTES) + 1)
     except OSError as exc:
         raise _refuse(filename, f"it cannot be read ({exc.strerror or exc})") from None
+    if len(raw) > MAX_WHEEL_BYTES:
+        raise _refuse(filename, f"the file is larger than {MAX_WHEEL_BYTES} bytes")
     try:
-        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
-            members = _read_members(filename, archive)
-    except zipfile.BadZipFile as exc:
+        archive = zipfile.ZipFile(io.BytesIO(raw))
+    # A crafted central directory fails in many ways (bad sizes, names, extra fields).
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError, OSError,
+            struct.error, NotImplementedError) as exc:
         raise _refuse(filename, f"it is not a valid zip archive ({exc})") from None
+    with archive:
+        members = _read_members(filename, archive)
     dist_info = _dist_info(filename, members, name, version)
     _check_wheel_metadata(filename, members, dist_info)
     record_checked = _check_record(filename, members, dist_info)

@@ -10,7 +10,7 @@ import pytest
 
 import sandbox_wasm as sw
 from sandbox_wasm._guest import BALANCED_ALLOWED_MODULES, STRICT_TABLES
-from sandbox_wasm._stdlib import ALLOWED, ALLOWED_SUBMODULES, BLOCKED
+from sandbox_wasm._stdlib import ALLOWED, ALLOWED_SUBMODULES, BLOCKED, STDLIB_313
 
 
 def _stdlib_of(python_runtime: str) -> set[str]:
@@ -28,6 +28,11 @@ def guest_stdlib(python_runtime: str) -> set[str]:
 def test_every_module_of_the_guest_is_classified_once(guest_stdlib: set[str]) -> None:
     assert not set(ALLOWED) & set(BLOCKED)
     assert guest_stdlib <= set(ALLOWED) | set(BLOCKED)
+
+
+def test_the_3_13_list_is_the_guest_s_own() -> None:
+    # Images refuse packages by this list (`_image.shadowed_name`): it must be the guest's.
+    assert _stdlib_of("cpython313") == STDLIB_313
 
 
 def test_the_table_names_only_modules_some_runtime_has() -> None:

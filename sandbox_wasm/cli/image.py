@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .._image import ImageManifest, manifest_path, verify_image
-from .._image_build import DEFAULT_TIMEOUT_S, build_image, wheels_in
+from .._image_build import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, build_image, wheels_in
 from ._common import EXIT_OK, OneLineParser, UsageError
 
 PROG = "wasm-exec image"
@@ -53,6 +53,9 @@ def _build(argv: Sequence[str]) -> int:
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="S",
                         help=f"how long the packages' import may take (default "
                         f"{DEFAULT_TIMEOUT_S:g} s)")
+    parser.add_argument("--memory-mb", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
+                        help="guest memory the packages' import may use (default "
+                        f"{DEFAULT_MEMORY_MB} MiB, at most 1024)")
     parser.add_argument("--json", action="store_true", help="print the manifest as JSON")
     args = parser.parse_args(list(argv))
     if args.no_preload and args.preload:
@@ -63,7 +66,8 @@ def _build(argv: Sequence[str]) -> int:
     if not wheels:
         raise UsageError("no wheels given (--wheel WHL or --wheelhouse DIR)")
     preload = () if args.no_preload else args.preload
-    manifest = build_image(wheels, args.output, preload=preload, timeout_s=args.timeout)
+    manifest = build_image(wheels, args.output, preload=preload, timeout_s=args.timeout,
+                           memory_mb=args.memory_mb)
     print(manifest.model_dump_json(indent=2) if args.json else _summary(args.output, manifest))
     return EXIT_OK
 
