@@ -8,6 +8,7 @@ import atexit
 import contextlib
 import gc
 import hashlib
+import json
 import os
 import threading
 import weakref
@@ -18,6 +19,8 @@ from typing import Protocol
 import wasmtime
 
 from ._artifacts import cache_dir, wasmtime_version, write_atomically
+from ._errors import RuntimeIntegrityError
+from ._guest_memory import initial_stack_pointer
 
 #: How often the epoch advances; deadlines are whole ticks, so this is their resolution.
 EPOCH_TICK_SECONDS = 0.01
@@ -80,6 +83,7 @@ class EngineHost:
         self.engine = wasmtime.Engine(config)
         self.ticker = _EpochTicker(self.engine)
         self._modules: dict[str, wasmtime.Module] = {}
+        self._stack_tops: dict[str, int] = {}
         self._lock = threading.Lock()
         self._dependents: weakref.WeakSet[_Releasable] = weakref.WeakSet()
 
@@ -88,15 +92,27 @@ class EngineHost:
         self._dependents.add(dependent)
 
     def module(self, path: Path, sha256: str) -> tuple[wasmtime.Module, bool]:
-        """The compiled module for a verified runtime file, from memory, the on-disk cache or
-        a fresh compile (then cached), and whether it was compiled just now."""
+        """The compiled module of the runtime whose content has SHA-256 `sha256` (verified
+        by the caller when it opened `path`), from memory, the on-disk cache or a fresh
+        compile (then cached), and whether it was compiled just now.
+
+        The module runs by that hash: the cache is keyed by it, and a compile reads
+        `path` once and compiles those very bytes only if they still hash to `sha256`. A
+        file swapped after it was verified is refused (RuntimeIntegrityError), never
+        compiled, and so never cached under the verified file's hash for later processes."""
+        return self.load(path, sha256)[:2]
+
+    def load(self, path: Path, sha256: str) -> tuple[wasmtime.Module, bool, int]:
+        """`module()`, and the module's initial C stack pointer (`initial_stack_pointer`,
+        taken from the same verified bytes; 0 when unknown)."""
         with self._lock:
             known = self._modules.get(sha256)
             if known is not None:
-                return known, False
-            module, compiled_now = self._load_or_compile(path, sha256)
+                return known, False, self._stack_tops.get(sha256, 0)
+            module, compiled_now, stack_top = self._load_or_compile(path, sha256)
             self._modules[sha256] = module
-            return module, compiled_now
+            self._stack_tops[sha256] = stack_top
+            return module, compiled_now, stack_top
 
     def _cache_path(self, sha256: str) -> Path:
         key = hashlib.sha256(
@@ -104,23 +120,30 @@ class EngineHost:
         ).hexdigest()[:32]
         return cache_dir() / f"module-{key}.cwasm"
 
-    def _load_or_compile(self, path: Path, sha256: str) -> tuple[wasmtime.Module, bool]:
+    def _load_or_compile(self, path: Path, sha256: str) -> tuple[wasmtime.Module, bool, int]:
         cached = self._cache_path(sha256)
+        facts = cached.with_suffix(".json")
         if cached.is_file():
             try:
                 module = wasmtime.Module.deserialize_file(self.engine, str(cached))
-            except wasmtime.WasmtimeError:
-                pass  # stale or corrupt entry: compile again and replace it
+                stack_top = _read_stack_top(facts)
+            except (wasmtime.WasmtimeError, OSError, ValueError):
+                pass  # stale, corrupt or incomplete entry: compile again and replace it
             else:
                 with contextlib.suppress(OSError):
                     os.utime(cached)  # recently used: the last to be pruned
-                return module, False
-        module = wasmtime.Module.from_file(self.engine, str(path))
-        # A read-only cache only costs the next process a compile.
+                return module, False, stack_top
+        data = _verified_bytes(path, sha256)
+        module = wasmtime.Module(self.engine, data)
+        stack_top = initial_stack_pointer(data)
+        del data
+        # A read-only cache only costs the next process a compile. The facts first: an
+        # entry is used only with them.
         with contextlib.suppress(OSError):
+            write_atomically(facts, json.dumps({"stack_top": stack_top}).encode())
             write_atomically(cached, bytes(module.serialize()))
             prune_module_cache(cached.parent)
-        return module, True
+        return module, True, stack_top
 
     def close(self) -> None:
         self.ticker.stop()
@@ -132,6 +155,28 @@ class EngineHost:
         # still holding wasmtime state keeps the engine alive on the Rust side.
         self.engine.close()
 
+
+
+def _verified_bytes(path: Path, sha256: str) -> bytes:
+    """The file's bytes, read once, if they hash to `sha256`: what is compiled is what was
+    verified (a file changed on disk since is refused, not compiled)."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RuntimeIntegrityError(f"runtime {path} cannot be read: {exc}") from None
+    actual = hashlib.sha256(data).hexdigest()
+    if actual != sha256:
+        raise RuntimeIntegrityError(
+            f"runtime {path} changed on disk since it was verified (SHA-256 {actual[:16]}…, "
+            f"verified {sha256[:16]}…): refusing to compile it")
+    return data
+
+
+def _read_stack_top(facts: Path) -> int:
+    value = json.loads(facts.read_bytes())["stack_top"]
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError("malformed module facts")
+    return value
 
 
 #: Compiled modules kept in the cache (~35 MB each): every rebuilt runtime or image has a
@@ -149,6 +194,8 @@ def prune_module_cache(directory: Path, keep: int = MAX_CACHED_MODULES) -> None:
     for _, entry in sorted(entries, reverse=True)[keep:]:
         with contextlib.suppress(OSError):
             entry.unlink()
+        with contextlib.suppress(OSError):
+            entry.with_suffix(".json").unlink()
 
 
 _host: EngineHost | None = None

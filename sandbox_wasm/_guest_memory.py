@@ -22,6 +22,7 @@ chunk by chunk: correct, slower.
 from __future__ import annotations
 
 import ctypes
+import io
 import mmap
 import os
 import threading
@@ -277,12 +278,12 @@ def _differing_ranges(address: int, size: int, image: bytes) -> list[tuple[int, 
     return ranges
 
 
-def initial_stack_pointer(wasm_path: str | os.PathLike[str]) -> int:
+def initial_stack_pointer(wasm: str | os.PathLike[str] | bytes) -> int:
     """The initial value of the module's C stack pointer (its only mutable i32 global, as
-    wasm-ld emits it), read from the global section; 0 when the module does not have
-    exactly one such global set by a constant."""
+    wasm-ld emits it), read from the global section of the module (a file, or its bytes);
+    0 when the module does not have exactly one such global set by a constant."""
     try:
-        with open(wasm_path, "rb") as module:
+        with (io.BytesIO(wasm) if isinstance(wasm, bytes) else open(wasm, "rb")) as module:
             if module.read(8) != b"\0asm\x01\0\0\0":
                 return 0
             while section_id := module.read(1):

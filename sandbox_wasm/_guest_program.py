@@ -33,7 +33,7 @@ from ._guest import (
     MAX_ERROR_RECORD_BYTES,
     STATUS_MARK,
 )
-from ._guest_memory import MemoryReset, initial_stack_pointer, memory_address, thread_faults
+from ._guest_memory import MemoryReset, memory_address, thread_faults
 from ._guest_view import GuestMemory
 from ._models import MIB, Limits
 from ._tools import ToolCallRecord, ToolChannel
@@ -538,7 +538,9 @@ class GuestProgram:
         self.host = host
         self.runtime = runtime
         self.argv = argv
-        module, _ = host.module(runtime.path, runtime.sha256)
+        # The module and its stack pointer both come from the bytes that hashed to
+        # `runtime.sha256` (never from the file again: it may have changed since).
+        module, _, stack_top = host.load(runtime.path, runtime.sha256)
         linker = wasmtime.Linker(host.engine)
         linker.define_wasi()
         _define_host_functions(linker)
@@ -547,7 +549,7 @@ class GuestProgram:
         #: Whether runs get the in-memory filesystem (`RuntimeFile.has_filesystem`).
         self.has_filesystem = runtime.has_filesystem
         #: Where the C stack ends (it grows down from here); 0 when unknown.
-        self.stack_top = initial_stack_pointer(runtime.path)
+        self.stack_top = stack_top
         #: Whether one-shot runs reuse instances: the entry returns to rest, and the C stack
         #: pointer is the module's only mutable global (so memory is all the state).
         self.reuses_instances = (REUSE_INSTANCES and runtime.returns_to_rest

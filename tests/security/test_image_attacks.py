@@ -10,8 +10,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import shutil
 import stat
+import struct
+import tracemalloc
 import warnings
 import zipfile
 from collections.abc import Callable
@@ -386,3 +389,173 @@ def test_import_time_code_that_never_ends_is_stopped(tmp_path: Path) -> None:
     spin = make_wheel(tmp_path, {"spin/__init__.py": "while True:\n    pass\n"}, name="spin")
     with pytest.raises(ImageBuildError, match="did not finish within 3 s"):
         build_image([spin], tmp_path / "x.wasm", timeout_s=3)
+
+
+# -- reading wheels is bounded, whatever the archive claims ------------------------------
+def _lying_wheel(directory: Path, inflated: int, claimed: int) -> Path:
+    """A wheel whose member `demo/big.py` inflates to `inflated` zero bytes while the
+    local header and the central directory both say `claimed` (written as it streams)."""
+    path = make_wheel(directory, PY)
+    with zipfile.ZipFile(path, "a", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        with archive.open("demo/big.py", "w", force_zip64=False) as member:
+            zeros = bytes(2**20)
+            for _ in range(inflated // len(zeros)):
+                member.write(zeros)
+        info = archive.getinfo("demo/big.py")
+    data = bytearray(path.read_bytes())
+    struct.pack_into("<I", data, info.header_offset + 22, claimed)  # local header
+    patched = 0
+    position = data.find(b"PK\x01\x02")  # the central directory's entries
+    while position >= 0:
+        name_length = struct.unpack_from("<H", data, position + 28)[0]
+        if data[position + 46 : position + 46 + name_length] == b"demo/big.py":
+            struct.pack_into("<I", data, position + 24, claimed)
+            patched += 1
+        position = data.find(b"PK\x01\x02", position + 4)
+    assert patched == 1
+    path.write_bytes(bytes(data))
+    return path
+
+
+def test_a_member_lying_about_its_size_is_refused_without_inflating_it(tmp_path: Path) -> None:
+    # The red team's wheel: 300 MiB of deflated zeros, 0.3 MB on disk, said to be 100 bytes.
+    path = _lying_wheel(tmp_path, 300 * 2**20, 100)
+    assert path.stat().st_size < 2**20
+    tracemalloc.start()
+    try:
+        with pytest.raises(WheelError, match=r"member 'demo/big\.py' is corrupt") as refused:
+            read_wheel(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert refused.value.wheel == path.name and "\n" not in str(refused.value)
+    assert peak < 16 * 2**20, peak  # read a chunk at a time, never the 300 MiB
+
+
+def test_a_wheel_over_the_unpacked_bound_is_refused_before_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from sandbox_wasm import _wheel
+
+    monkeypatch.setattr(_wheel, "MAX_UNPACKED_BYTES", 8 * 2**20)
+    with pytest.raises(WheelError, match="unpacks to more than 8388608 bytes"):
+        read_wheel(_lying_wheel(tmp_path, 64 * 2**20, 64 * 2**20))
+    monkeypatch.setattr(_wheel, "MAX_WHEEL_BYTES", 2**16)
+    big = make_wheel(tmp_path, {**PY, "demo/noise.bin": os.urandom(2**17)})
+    with pytest.raises(WheelError, match="larger than 65536 bytes"):
+        read_wheel(big)
+
+
+def test_a_bzip2_member_is_refused(tmp_path: Path) -> None:
+    path = make_wheel(tmp_path, PY)
+    with zipfile.ZipFile(path, "a", zipfile.ZIP_BZIP2) as archive:
+        archive.writestr("demo/packed.py", "X = 2\n" * 100)
+    with pytest.raises(WheelError, match="compression method 12"):
+        read_wheel(path)
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param("demo/" + "m" * 300 + ".py", id="300-byte-part"),
+    pytest.param("demo/" + "/".join(["p"] * 20) + "/x.py", id="20-deep"),
+    pytest.param("demo/" + "/".join(["q" * 200] * 6) + "/x.py", id="1200-bytes"),
+])
+def test_a_member_name_the_tree_cannot_hold_is_a_wheel_error(name: str, tmp_path: Path) -> None:
+    path = make_wheel(tmp_path, {**PY, name: "X = 1\n"})
+    for attempt in (lambda: read_wheel(path), lambda: build_image([path], tmp_path / "x.wasm")):
+        with pytest.raises(WheelError) as refused:
+            attempt()
+        message = str(refused.value)
+        assert message.startswith(f"wheel {path.name} refused: member ") and "\n" not in message
+        assert len(message) < 400
+    assert not (tmp_path / "x.wasm").exists()
+
+
+@pytest.mark.parametrize("files", [
+    pytest.param({"tools/__init__.py": "def fetch(): return 'shadowed'\n"}, id="tools"),
+    pytest.param({"tools.py": "X = 1\n"}, id="tools-module"),
+    pytest.param({"_colorize/__init__.py": "X = 1\n"}, id="3.13-only-stdlib"),
+    pytest.param({"_pyrepl.py": "X = 1\n"}, id="3.13-only-stdlib-module"),
+    pytest.param({"_sandbox_tools/__init__.py": "X = 1\n"}, id="guest-prefix"),
+])
+def test_a_package_shadowing_the_guest_s_own_modules_is_refused(files: dict[str, str],
+                                                                tmp_path: Path) -> None:
+    path = make_wheel(tmp_path, files, name="shadow")
+    with pytest.raises(WheelError, match="would shadow") as refused:
+        build_image([path], tmp_path / "x.wasm")
+    assert str(refused.value).startswith(f"wheel {path.name} refused: ")
+    assert "\n" not in str(refused.value) and not (tmp_path / "x.wasm").exists()
+
+
+def test_shadowing_is_judged_by_the_guest_s_standard_library() -> None:
+    from sandbox_wasm._image import shadowed_name
+
+    assert shadowed_name("_colorize") and shadowed_name("tools") and shadowed_name("json")
+    # Gone from 3.13 (PEP 594): a backport wheel may bring it back.
+    assert not shadowed_name("imghdr") and not shadowed_name("tabulate")
+
+
+def test_a_manifest_listing_tools_is_refused(image: Path, tmp_path: Path) -> None:
+    copy = _copy(image, tmp_path)
+    _edit_manifest(copy, lambda m: (m["wheels"][0].update(top_level=["tools"]),
+                                    m.update(packages=["tools"])))
+    with pytest.raises(sw.RuntimeIntegrityError, match="standard library"):
+        sw.Sandbox(image=copy)
+
+
+# -- an image runs by the hash that was verified ---------------------------------------
+def test_an_image_swapped_after_it_was_opened_never_runs(image: Path, tmp_path: Path) -> None:
+    copy = _copy(image, tmp_path)
+    other = tmp_path / "other" / "other.wasm"
+    build_image([], other)  # a valid runtime without tabulate
+    box = sw.Sandbox(image=copy)  # verified now
+    shutil.copyfile(other, copy)  # swapped before its first run
+    try:
+        result = box.execute("import tabulate\nprint('genuine')")
+    except sw.RuntimeIntegrityError as refused:
+        assert "changed on disk since it was verified" in str(refused)
+    else:  # compiled before (this process): it runs by the verified hash, the genuine one
+        assert result.stdout == "genuine\n", (result.stdout, result.stderr)
+    finally:
+        box.close()
+
+
+def test_a_swapped_file_is_never_compiled_under_the_verified_hash(
+    image: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from sandbox_wasm._engine import EngineHost
+
+    monkeypatch.setenv("SANDBOX_WASM_CACHE_DIR", str(tmp_path / "cache"))
+    copy = _copy(image, tmp_path)
+    genuine = sw.image.verify_image(copy).sha256
+    other = tmp_path / "other" / "other.wasm"
+    build_image([], other)
+    shutil.copyfile(other, copy)
+    host = EngineHost()
+    try:
+        with pytest.raises(sw.RuntimeIntegrityError, match="changed on disk"):
+            host.load(copy, genuine)
+        # Nothing was cached under the genuine hash: a later process cannot pick the swap
+        # up from the cache once the genuine file is back.
+        assert not host._cache_path(genuine).exists()
+        shutil.copyfile(image, copy)
+        _, compiled, stack_top = host.load(copy, genuine)
+        assert compiled and stack_top > 0
+    finally:
+        host.close()
+    later = EngineHost()  # a new process, as far as the cache is concerned
+    try:
+        _, compiled, again = later.load(copy, genuine)
+        assert not compiled and again == stack_top
+    finally:
+        later.close()
+
+
+# -- the build's own memory is bounded -------------------------------------------------
+def test_import_time_code_is_held_to_the_build_s_memory_cap(tmp_path: Path) -> None:
+    hungry = make_wheel(tmp_path, {"hungry/__init__.py": "X = bytearray(300 * 2**20)\n"},
+                        name="hungry")
+    with pytest.raises(ImageBuildError, match="MemoryError"):
+        build_image([hungry], tmp_path / "x.wasm")  # 256 MiB by default
+    assert not (tmp_path / "x.wasm").exists()
+    with pytest.raises(sw.InvalidRequestError, match="memory_mb"):
+        build_image([hungry], tmp_path / "x.wasm", memory_mb=4096)
