@@ -8,7 +8,7 @@ def setup_file_logging(path="run.log"):
     logger = logging.getLogger("batch")
     logger.handlers[:] = []
     h = logging.FileHandler(path, mode="a", encoding="utf-8", delay=True)
-    h.setFormatter(logging.Formatter("%(levelname)s|%(module)s|%(message)s"))
+    h.setFormatter(logging.Formatter("%(levelname)s|%(funcName)s|%(message)s"))
     logger.addHandler(h)
     logger.setLevel(logging.INFO)
     logger.propagate = False
@@ -41,5 +41,5 @@ if __name__ == "__main__":
     logger, h = setup_file_logging("main.log")
     process([5, 6, None], logger)
     h.close()
-    print(open("main.log").read().replace("|__main__|", "|main|"), end="")
+    print(open("main.log").read(), end="")
     unittest.main(argv=["corpus"], verbosity=0, exit=True)
