@@ -438,3 +438,26 @@ def test_fuzzed_snapshot_headers_raise_only_snapshot_error(
         restored.close()
         outcomes["restored"] = outcomes.get("restored", 0) + 1
     assert outcomes.get("refused", 0) > 100, outcomes
+
+
+def test_a_checkpoint_that_cannot_be_rebuilt_closes_the_session_cleanly(
+    box: sw.Sandbox, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The tree's rules make every checkpoint restorable (test_file_attacks); should one
+    # still fail, the session must end closed and say so, never half-open ("already
+    # closed" from wasmtime on the next call).
+    from sandbox_wasm import _session
+
+    with open_session(box, sw.BALANCED_POLICY, timeout_ms=300) as session:
+        session.execute("x = 1")
+
+        def unusable(*_args: object) -> None:
+            raise ValueError("unusable tree")
+
+        monkeypatch.setattr(_session, "thaw", unusable)
+        spun = session.execute("while True: pass")
+        assert spun.status == "timeout" and spun.session is not None
+        assert spun.session.closed and not spun.session.rolled_back
+        assert session.closed
+        with pytest.raises(sw.SessionClosedError):
+            session.execute("print(x)")
