@@ -61,6 +61,13 @@ class Tool:
     is_async: bool
     #: Binds and validates (args, kwargs); raises TypeError / ValueError for bad ones.
     validate: Callable[[list[Any], dict[str, Any]], tuple[list[Any], dict[str, Any]]]
+    #: What its host threads are counted by (the callable it was made from): the same
+    #: function offered to many runs shares one per-tool thread budget.
+    key: object = None
+
+    def __post_init__(self) -> None:
+        if self.key is None:
+            self.key = self.function
 
     def manifest(self) -> dict[str, Any]:
         """What the guest needs to build the stub."""
@@ -92,8 +99,13 @@ def tool_from_callable(function: Callable[..., Any], name: str | None = None) ->
         signature.bind(*args, **kwargs)  # TypeError: missing, unexpected or duplicate
         return args, kwargs
 
+    try:
+        hash(function)
+        key: object = function
+    except TypeError:  # an unhashable callable object: counted by its identity
+        key = id(function)
     tool = Tool(tool_name, validated, inspect.getdoc(function) or "", params,
-                inspect.iscoroutinefunction(function), validate)
+                inspect.iscoroutinefunction(function), validate, key)
     return tool
 
 
@@ -182,31 +194,77 @@ _loop = _Loop()
 # Sync tools run here, never on the thread that runs the guest: a tool that itself runs a
 # sandbox execution gets a thread (and per-run state) of its own.
 WORKER_THREADS = 32
+#: Threads one tool may hold at once, counting its calls that timed out but still run (a
+#: thread cannot be stopped): a tool that hangs pins at most this many, the others keep the
+#: rest of the pool.
+MAX_THREADS_PER_TOOL = WORKER_THREADS // 4
 _workers = concurrent.futures.ThreadPoolExecutor(max_workers=WORKER_THREADS,
                                                  thread_name_prefix="sandbox-wasm-tool")
-#: Sync calls that timed out but still hold a worker (a thread cannot be stopped). Past
-#: this many, new sync calls are refused, so that hung tools never take the whole pool.
-MAX_ABANDONED = WORKER_THREADS // 4
 
 
-class _Abandoned:
-    """Timed-out sync calls still running, process-wide and per run."""
+class _ThreadBudget:
+    """The host threads sync tools hold, process-wide and per tool. A slot is taken before
+    a call is submitted and given back only when the call returns, also long after its
+    caller timed out, so the pool can never be asked for more threads than it has and no
+    call waits in its queue."""
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.running = 0
+    def __init__(self, total: int, per_tool: int) -> None:
+        self._lock = threading.Condition()
+        self.total = total
+        self.per_tool = per_tool
+        self.in_use = 0
+        #: Calls whose caller gave up waiting and that still hold their thread.
+        self.abandoned = 0
+        self._by_tool: dict[object, int] = {}
 
-    def add(self, future: concurrent.futures.Future[Any]) -> None:
+    def acquire(self, key: object, timeout: float) -> bool:
+        """Take a slot for a call of the tool `key`, waiting at most `timeout` seconds."""
         with self._lock:
-            self.running += 1
-        future.add_done_callback(self._done)
+            return self._lock.wait_for(
+                lambda: self.in_use < self.total and self._by_tool.get(key, 0) < self.per_tool,
+                timeout=max(timeout, 0.0),
+            ) and self._take(key)
 
-    def _done(self, _future: concurrent.futures.Future[Any]) -> None:
+    def _take(self, key: object) -> bool:
+        self.in_use += 1
+        self._by_tool[key] = self._by_tool.get(key, 0) + 1
+        return True
+
+    def release_when_done(self, key: object, future: concurrent.futures.Future[Any]) -> None:
+        future.add_done_callback(lambda _future: self._release(key))
+
+    def abandon(self, future: concurrent.futures.Future[Any]) -> None:
+        """The caller of `future` stopped waiting; the thread stays taken until it returns."""
         with self._lock:
-            self.running -= 1
+            self.abandoned += 1
+        future.add_done_callback(lambda _future: self._forget_abandoned())
+
+    def _forget_abandoned(self) -> None:
+        with self._lock:
+            self.abandoned -= 1
+
+    def _release(self, key: object) -> None:
+        with self._lock:
+            self.in_use -= 1
+            left = self._by_tool[key] - 1
+            if left:
+                self._by_tool[key] = left
+            else:
+                del self._by_tool[key]
+            self._lock.notify_all()
+
+    def held_by(self, key: object) -> int:
+        with self._lock:
+            return self._by_tool.get(key, 0)
 
 
-_abandoned = _Abandoned()
+_threads = _ThreadBudget(WORKER_THREADS, MAX_THREADS_PER_TOOL)
+
+
+def tool_thread_usage() -> tuple[int, int, int]:
+    """Host threads held by sync tool calls now, those of them whose caller timed out, and
+    the process-wide cap (reported by the gateway's /metrics)."""
+    return _threads.in_use, _threads.abandoned, _threads.total
 
 
 @dataclass
@@ -280,31 +338,48 @@ class ToolChannel:
         timeout = min(self.limits.timeout_s, self.time_left())
         if timeout <= 0:
             return _error("TimeoutError", "the run's deadline has passed")
-        if not tool.is_async:
+        if tool.is_async:
+            future = _loop.submit(_awaited(tool.function, args, kwargs))
+        else:
             if self._stuck is not None and not self._stuck.done():
                 return _error("RuntimeError", "an earlier tool call of this run timed out and "
                               "is still running on the host")
-            if _abandoned.running >= MAX_ABANDONED:
-                return _error("RuntimeError", "too many timed-out tool calls are still "
-                              "running on the host; try again later")
+            waited = time.monotonic()
+            if not _threads.acquire(tool.key, timeout):
+                held = _threads.held_by(tool.key)
+                why = (f"{held} calls of tool {tool.name!r} still hold host threads (at most "
+                       f"{_threads.per_tool} at once)" if held >= _threads.per_tool else
+                       f"all {_threads.total} host threads for tools are taken")
+                return _error("RuntimeError", f"no host thread free for tool {tool.name!r} "
+                              f"within {timeout:.3g} s: {why}; try again later")
+            timeout -= time.monotonic() - waited
+            future = _workers.submit(_call_sync, tool.function, args, kwargs)
+            _threads.release_when_done(tool.key, future)
         try:
-            if tool.is_async:
-                future = _loop.submit(_awaited(tool.function, args, kwargs))
-            else:
-                future = _workers.submit(tool.function, *args, **kwargs)
-            value = future.result(timeout=timeout)
+            value = future.result(timeout=max(timeout, 0.0))
         except concurrent.futures.TimeoutError:
             if not future.cancel() and not tool.is_async:
-                self._stuck = future  # a running thread cannot be cancelled: count it
-                _abandoned.add(future)
+                self._stuck = future  # a running thread cannot be stopped: it keeps its slot
+                _threads.abandon(future)
             return _error("TimeoutError", f"tool {tool.name!r} did not answer within "
                           f"{timeout:.3g} s")
+        except _ToolExit as error:
+            return _error(error.kind, error.message)
         except pydantic.ValidationError as error:
             return _error("ValueError", f"{tool.name}(): " + _validation_message(error))
         except Exception as error:  # the tool's own failure, by type name and message
             return _error(type(error).__name__, _message(error))
+        too_deep = _error("ValueError", f"tool {tool.name!r} answered a value nested more "
+                          f"than {MAX_JSON_DEPTH} deep")
         try:
-            encoded = json.dumps({"result": to_jsonable_python(value)}, allow_nan=False)
+            if _depth(value) > MAX_JSON_DEPTH:  # before pydantic walks it
+                return too_deep
+            jsonable = to_jsonable_python(value)
+            if _depth(jsonable) > MAX_JSON_DEPTH:
+                return too_deep
+            encoded = json.dumps({"result": jsonable}, allow_nan=False)
+        except RecursionError:
+            return too_deep
         except (TypeError, ValueError, PydanticSerializationError) as error:
             return _error("TypeError", f"tool {tool.name!r} returned a value that is not "
                           f"JSON ({_message(error)})")
@@ -314,9 +389,37 @@ class ToolChannel:
         return {"raw": encoded}
 
 
+class _ToolExit(Exception):
+    """A tool raised what is not an `Exception` (`SystemExit` from argparse,
+    `KeyboardInterrupt`, ...): carried back as the tool's failure, so that it reaches the
+    guest as an exception like any other and never unwinds the host's own thread."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__()
+        self.kind = type(error).__name__
+        self.message = f"tool raised {self.kind}" + (f": {_message(error)}" if error.args
+                                                      else "")
+
+
+def _call_sync(function: Callable[..., Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
+    try:
+        return function(*args, **kwargs)
+    except Exception:
+        raise
+    except BaseException as error:
+        raise _ToolExit(error) from None
+
+
 async def _awaited(function: Callable[..., Any], args: list[Any], kwargs: dict[str, Any]
                    ) -> Any:
-    return await function(*args, **kwargs)
+    import asyncio
+
+    try:
+        return await function(*args, **kwargs)
+    except (Exception, asyncio.CancelledError):
+        raise
+    except BaseException as error:  # would otherwise stop the tools' event loop
+        raise _ToolExit(error) from None
 
 
 def _depth(value: Any, level: int = 0) -> int:
@@ -329,9 +432,24 @@ def _depth(value: Any, level: int = 0) -> int:
     return level
 
 
-# Absolute host paths (POSIX with two or more parts, or Windows drive paths) in a tool's
-# error message are replaced: the guest learns what failed, not where the host keeps it.
-_HOST_PATH = re.compile(r"(?:[A-Za-z]:\\|/)(?:[^\s'\"/\\:]+[/\\]){1,}[^\s'\",:]*")
+# Host paths in a tool's error message are replaced: the guest learns what failed, not where
+# the host keeps it. A path is a quoted string that starts like one (/, ~, a drive), or an
+# unquoted word that does, with the words after it that hold a separator (a path with
+# spaces). Any character may be in a path, so this errs towards redacting more.
+_PATH_START = r"(?:[A-Za-z]:[\\/]|~[/\\]|/(?=[^\s/]))"
+_QUOTED_PATH = re.compile(r"""(['"])""" + _PATH_START + r"""(?:(?!\1).)*\1""")
+# After a path's first word, the words that hold a separator or look like a file name
+# (`secret token.txt`) belong to it too.
+_BARE_PATH = re.compile(
+    r"(?:^|(?<=[\s(\[=,:;<>]))" + _PATH_START + r"[^\s'\"]*"
+    r"(?: (?:[^\s'\"/\\]*[/\\][^\s'\"]*|[\w-]+\.[A-Za-z0-9]{1,8}\b))*"
+)
+
+
+def redact_paths(text: str) -> str:
+    """`text` with every host path in it replaced by `<path>`."""
+    text = _QUOTED_PATH.sub(lambda m: f"{m.group(1)}<path>{m.group(1)}", text)
+    return _BARE_PATH.sub("<path>", text)
 
 
 def _message(error: BaseException) -> str:
@@ -344,7 +462,7 @@ def _message(error: BaseException) -> str:
             text = str(error)
     except Exception:
         return "<unprintable>"
-    return _HOST_PATH.sub("<path>", text)[:1000]
+    return redact_paths(text)[:1000]
 
 
 def _validation_message(error: pydantic.ValidationError) -> str:

@@ -25,6 +25,9 @@ from sandbox_wasm.server import settings_from_env
 SESSIONS = "/v1/sessions"
 RESTORE = "/v1/sessions/restore"
 MIB = 2**20
+#: What a session's files may hold on the host (its input and what it writes), reserved with
+#: its memory.
+FILES = sw.Limits().max_input_bytes + sw.Limits().max_written_bytes
 #: A probe for a global that must not be there.
 PROBE = "try:\n    print(secret)\nexcept NameError:\n    print('absent')"
 
@@ -48,8 +51,8 @@ def server(sandbox: sw.Sandbox) -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="module")
 def capped_server(sandbox: sw.Sandbox) -> Iterator[LiveServer]:
-    """Two sessions at most, 256 MiB for all of them, small snapshots only."""
-    yield from _serve(sandbox, workers=2, queue=4, max_sessions=2, session_memory_mb=256,
+    """Two sessions at most, 384 MiB for all of them, small snapshots only."""
+    yield from _serve(sandbox, workers=2, queue=4, max_sessions=2, session_memory_mb=384,
                       max_snapshot_bytes=64 * 1024)
 
 
@@ -90,7 +93,8 @@ def test_state_persists_across_calls(server: LiveServer) -> None:
     assert len(session_id) == 32
     assert (info["limits"]["memory_mb"], info["limits"]["timeout_ms"]) == (64, 2000)
     assert (info["policy"], info["on_trap"], info["calls"]) == ("balanced", "rollback", 0)
-    assert info["reserved_bytes"] == 2 * 64 * MIB  # the cap, and a checkpoint as large
+    # The cap and the files, and a checkpoint as large.
+    assert info["reserved_bytes"] == 2 * (64 * MIB + FILES)
     assert info["created_at"] < info["expires_at"]
 
     first = run(server, session_id, "import json\ndata = {'n': 41}\ndef bump():\n"
@@ -130,7 +134,7 @@ def test_a_call_that_times_out_is_rolled_back_and_the_state_is_intact(
 
 def test_on_trap_close_closes_the_session_after_a_trap(server: LiveServer) -> None:
     info = open_session(server, on_trap="close", memory_mb=64)
-    assert info["reserved_bytes"] == 64 * MIB  # no checkpoint to hold
+    assert info["reserved_bytes"] == 64 * MIB + FILES  # no checkpoint to hold
     stuck = run(server, info["id"], "while True:\n    pass", timeout_ms=300)
     assert stuck["status"] == "timeout"
     assert (stuck["session"]["rolled_back"], stuck["session"]["closed"]) == (False, True)
@@ -218,7 +222,7 @@ def test_deleting_a_busy_session_forgets_it_at_once_and_frees_it_after_the_call(
     server.wait_until(lambda health: health["busy"] >= 1)
     assert server.client.delete(f"{SESSIONS}/{session_id}").status_code == 204
     assert server.client.get(f"{SESSIONS}/{session_id}").status_code == 404
-    assert reserved() == before + 64 * MIB  # held until the call ends
+    assert reserved() == before + 2 * (32 * MIB + FILES)  # held until the call ends
     finished = sleeper.result(timeout=30).json()
     assert (finished["stdout"], finished["session"]["closed"]) == ("finished\n", False)
     assert reserved() == before
@@ -274,7 +278,7 @@ def test_snapshot_restores_into_a_new_session_with_the_state(server: LiveServer)
     assert info["id"] != original
     assert restored.headers["location"] == f"{SESSIONS}/{info['id']}"
     assert (info["limits"]["memory_mb"], info["calls"], info["policy"]) == (96, 1, "balanced")
-    assert info["reserved_bytes"] == 2 * 96 * MIB
+    assert info["reserved_bytes"] == 2 * (96 * MIB + FILES)
     result = run(server, info["id"], "rows.append({'k': 9})\nprint(json.dumps(keys()))")
     assert (result["stdout"], result["session"]["call"]) == ("[0, 1, 2, 9]\n", 2)
     # The two sessions go their own ways.
@@ -366,11 +370,11 @@ def test_session_memory_budget_is_503_and_reserves_the_worst_case(
     capped_server: LiveServer,
 ) -> None:
     client = capped_server.client
-    # 128 MiB with a checkpoint reserves 256 MiB: the whole budget.
+    # 128 MiB and 64 MiB of files, with a checkpoint, reserve 384 MiB: the whole budget.
     held = open_session(capped_server, memory_mb=128)["id"]
     refused = client.post(SESSIONS, json={"memory_mb": 32, "on_trap": "close"})
     assert refused.status_code == 503
-    assert "256 MiB that live sessions may hold together" in error_of(refused)["message"]
+    assert "384 MiB that live sessions may hold together" in error_of(refused)["message"]
     # Memory the session does not use yet is still reserved: growing is always possible.
     grown = run(capped_server, held, "blob = bytearray(90 * 2**20)\nprint(len(blob))")
     assert grown["status"] == "succeeded"

@@ -106,7 +106,20 @@ def worker_main() -> None:
     except Exception as exc:
         _write_frame(replies, {"fatal": [type(exc).__name__, str(exc)]})
         os._exit(1)
-    while (payload := _read_frame(requests)) is not None:
+    # Requests are read on a thread of their own, so the driver's writes never wait for us
+    # to finish writing an answer: with both pipes full, each side would wait on the other
+    # for ever. What the thread holds is bounded by the driver, which never has more than
+    # PIPELINE_DEPTH requests unanswered.
+    pending: queue.SimpleQueue[dict[str, Any] | None] = queue.SimpleQueue()
+
+    def read_requests() -> None:
+        while (request := _read_frame(requests)) is not None:
+            pending.put(request)
+        pending.put(None)
+
+    threading.Thread(target=read_requests, name="sandbox-wasm-batch-requests",
+                     daemon=True).start()
+    while (payload := pending.get()) is not None:
         reply = _ReplyFrame(reply=run_request(sandbox, payload))
         _write_frame(replies, reply.model_dump_json().encode("utf-8"))
     replies.flush()
@@ -320,9 +333,18 @@ class LocalPool:
 
     @staticmethod
     def _send(worker: _Worker, job: Job) -> None:
-        """Put `job` in the worker's pipe (a worker that died is found by the next read)."""
-        with contextlib.suppress(OSError):
-            _write_frame(worker.process.stdin, job.payload())
+        """Put `job` in the worker's pipe (a worker that died is found by the next read).
+        The worker drains its pipe on a thread of its own, so this returns promptly; the
+        watchdog still covers the write, as it covers every wait on a worker."""
+        waiting_for_answer = worker.deadline is not None
+        if not waiting_for_answer:
+            worker.deadline = time.monotonic() + HANG_MARGIN_S
+        try:
+            with contextlib.suppress(OSError):
+                _write_frame(worker.process.stdin, job.payload())
+        finally:
+            if not waiting_for_answer:
+                worker.deadline = None
 
     def _answer(
         self, worker: _Worker, sent: collections.deque[Job]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
-from ..server._auth import KEYS_ENV_VAR, ApiKey, is_loopback, parse_entries
+from ..server._auth import KEYS_ENV_VAR, ApiKey, Authenticator, is_loopback, parse_entries
 from ..server._sessions import SessionCaps
 from ._common import EXIT_OK, OneLineParser, UsageError, report_failure
 from ._tool_flags import add_tool_args
@@ -123,7 +123,10 @@ def main(argv: Sequence[str]) -> int:
         sandbox = Sandbox(tools=tools.tools.values())
         # Fail now, with the library's message, if the runtime is missing or tampered with.
         sandbox.warm_up()
-        server = create_mcp_server(sandbox, workers=args.workers, sessions=caps)
+        # Over HTTP with keys, sessions belong to the key that opened them (stdio has one
+        # client: the process that started this one).
+        auth = Authenticator(keys) if keys and args.transport != "stdio" else None
+        server = create_mcp_server(sandbox, workers=args.workers, sessions=caps, auth=auth)
         if args.transport == "stdio":
             import anyio
 
@@ -131,21 +134,21 @@ def main(argv: Sequence[str]) -> int:
 
             anyio.run(serve_stdio, server)
         else:
-            _serve_http(server, args.host, args.port, keys)
+            _serve_http(server, args.host, args.port, auth)
     return EXIT_OK
 
 
-def _serve_http(server: MCPServer, host: str, port: int, keys: list[ApiKey]) -> None:
+def _serve_http(server: MCPServer, host: str, port: int, auth: Authenticator | None) -> None:
     """The streamable-HTTP transport under uvicorn, behind the API keys when there are."""
     import uvicorn
 
-    from ..server._auth import Authenticator, BearerAuthMiddleware
+    from ..server._auth import BearerAuthMiddleware
 
     app: ASGIApp = server.streamable_http_app(host=host)
-    if keys:
-        app = BearerAuthMiddleware(app, Authenticator(keys))
-        print(f"wasm-exec mcp: {len(keys)} API key(s); requests need Authorization: Bearer",
-              file=sys.stderr)
+    if auth is not None:
+        app = BearerAuthMiddleware(app, auth)
+        print(f"wasm-exec mcp: {len(auth.keys)} API key(s); requests need Authorization: "
+              "Bearer", file=sys.stderr)
     elif is_loopback(host):
         print(f"wasm-exec mcp: no API keys: listening on loopback ({host}) only, without "
               "authentication", file=sys.stderr)

@@ -34,12 +34,13 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, ValidationError
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.formparsers import MultiPartException
+from starlette.formparsers import MultiPartException, MultiPartParser
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .._errors import InvalidRequestError, SandboxError, SourceTooLargeError
 from .._models import (
+    MIB,
     TIMEOUT_PROFILES,
     EffectiveLimits,
     ErrorInfo,
@@ -55,6 +56,7 @@ from .._session_snapshot import SnapshotError
 from .._tools import Tool, ToolsLike, build_tools
 from .._version import __version__
 from ._auth import Authenticator, needed_scope, owner_tag
+from ._budget import ByteBudget, Reservation
 from ._gateway_tools import GatewayTools, ToolConfigError, UnknownToolError
 from ._jobs import InMemoryJobStore, JobStore, JobStoreUnavailable
 from ._metrics import CONTENT_TYPE, GatewayMetrics
@@ -110,6 +112,9 @@ FORM_FIELDS = ("code", "language", "limits", "tools")
 FILE_PART = "files"
 #: Seconds a client is told to wait when every worker is busy and the queue is full.
 OVERLOAD_RETRY_AFTER = 1
+#: Bytes a request body costs while it is handled, per byte of body: the raw bytes, the
+#: parsed JSON (or form) and the decoded files (base64 shrinks them by a quarter).
+BODY_MEMORY_FACTOR = 3
 #: Seconds a client is told to wait when the shared job store (Redis) cannot be reached.
 JOB_STORE_RETRY_AFTER = 2
 #: The deadline of a request that asks for none (the library's).
@@ -254,12 +259,32 @@ def _form_error(message: str, field: str = "body") -> ApiError:
     return ApiError(400, "invalid_request", message, field=field, reason="invalid_request")
 
 
+class _Utf8MultiPartParser(MultiPartParser):
+    """Starlette's multipart parser, except that a text part that is not UTF-8 is refused:
+    Starlette decodes it as Latin-1 instead, which would run a program other than the one
+    that was sent."""
+
+    def on_part_end(self) -> None:
+        part = self._current_part
+        if part.file is None:
+            try:
+                bytes(part.data).decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise MultiPartException(
+                    f"form field {part.field_name!r} is not UTF-8 (byte {exc.start}: "
+                    f"{exc.reason})") from None
+        super().on_part_end()
+
+
 async def _form_request(request: Request) -> SafeExecRequest:
     """A multipart safe-exec request: fields code, language and limits (a JSON object),
     and a part named `files` per input file, whose filename is its name under /input. The
     body was already bounded by the guard; the parts are read from it in memory."""
     try:
-        form = await request.form(max_files=MAX_INPUT_FILES, max_fields=len(FORM_FIELDS))
+        async with contextlib.aclosing(request.stream()) as stream:
+            form = await _Utf8MultiPartParser(
+                request.headers, stream, max_files=MAX_INPUT_FILES, max_fields=len(FORM_FIELDS),
+            ).parse()
     except (StarletteHTTPException, MultiPartException) as exc:  # not a usable form
         detail = exc.detail if isinstance(exc, StarletteHTTPException) else exc.message
         raise _form_error(f"multipart body: {detail}") from None
@@ -329,18 +354,21 @@ async def authenticate(
 
 class _RequestGuard:
     """ASGI middleware applying authentication, the per-client rate limit (on the paths
-    that run code) and the request body cap (the snapshot cap for a restore), all before
-    the body is read: a stranger, a flood or an oversized body is refused without costing
-    memory or a worker."""
+    that run code), admission (503 while the worker pool is full), the request body cap
+    (the snapshot cap for a restore) and the process's budget of bodies in flight, all
+    before the body is read: a stranger, a flood, an oversized body or one more than the
+    server can hold now is refused without costing memory or a worker."""
 
     def __init__(
         self, app: ASGIApp, *, limiter: RateLimiter | None, settings: GatewaySettings,
-        metrics: GatewayMetrics,
+        metrics: GatewayMetrics, bodies: ByteBudget, admission: Callable[[], ApiError | None],
     ) -> None:
         self.app = app
         self.limiter = limiter
         self.settings = settings
         self.metrics = metrics
+        self.bodies = bodies
+        self.admission = admission
         keys = settings.api_keys
         self.auth = Authenticator(keys) if keys else None
 
@@ -370,15 +398,43 @@ class _RequestGuard:
                 )
                 await error.response()(scope, receive, send)
                 return
-        if scope["method"] in ("POST", "PUT", "PATCH"):
-            body = await self._read_body(scope, receive, send)
+        if scope["method"] not in ("POST", "PUT", "PATCH"):
+            await self.app(scope, receive, send)
+            return
+        if scope["path"].startswith(RATE_LIMITED_PREFIXES):
+            busy = self.admission()
+            if busy is not None:
+                self.metrics.reject(busy.reason or "overloaded")
+                await busy.response()(scope, receive, send)
+                return
+        reservation = self.bodies.reserve(0)
+        if reservation is None:  # a zero reservation always fits; for the type checker
+            return
+        try:
+            body = await self._read_body(scope, receive, send, reservation)
             if body is None:
                 return
-            receive = _replay(body, receive)
-        await self.app(scope, receive, send)
+            scope["state"]["body_reservation"] = reservation
+            await self.app(scope, _replay(body, receive), send)
+        finally:
+            if not reservation.kept:
+                reservation.release()
 
-    async def _read_body(self, scope: Scope, receive: Receive, send: Send) -> bytes | None:
-        """The whole body, or None after answering 413 (or on a client disconnect)."""
+    def _no_room(self) -> ApiError:
+        self.metrics.reject("overloaded")
+        return ApiError(
+            503, "overloaded",
+            f"the request bodies this server holds at once would pass its budget of "
+            f"{self.bodies.capacity // MIB} MiB (max_request_memory_mb); retry shortly",
+            headers={"Retry-After": str(OVERLOAD_RETRY_AFTER)}, reason="overloaded")
+
+    async def _read_body(
+        self, scope: Scope, receive: Receive, send: Send, reservation: Reservation
+    ) -> bytes | None:
+        """The whole body, or None after answering 413 or 503 (or on a client disconnect).
+        Its bytes are taken from the budget of bodies in flight before they are read, at
+        BODY_MEMORY_FACTOR times their size (the parsed forms of the body), all at once
+        when the length is declared, chunk by chunk when it is not."""
         snapshot = scope["path"] == RESTORE_PATH
         # Only the endpoints that take files accept their larger bodies: everywhere else a
         # body is bounded by the source alone.
@@ -391,6 +447,10 @@ class _RequestGuard:
             limit = self.settings.max_body_bytes
         declared = dict(scope["headers"]).get(b"content-length")
         too_large = declared is not None and declared.isdigit() and int(declared) > limit
+        if (not too_large and declared is not None and declared.isdigit()
+                and not self.bodies.grow(reservation, BODY_MEMORY_FACTOR * int(declared))):
+            await self._no_room().response()(scope, receive, send)
+            return None
         chunks: list[bytes] = []
         size = 0
         while not too_large:
@@ -402,6 +462,11 @@ class _RequestGuard:
             if size > limit:
                 too_large = True
                 break
+            if (BODY_MEMORY_FACTOR * size > reservation.size
+                    and not self.bodies.grow(reservation,
+                                             BODY_MEMORY_FACTOR * size - reservation.size)):
+                await self._no_room().response()(scope, receive, send)
+                return None
             chunks.append(chunk)
             if not message.get("more_body", False):
                 return b"".join(chunks)
@@ -465,7 +530,8 @@ class _Gateway:
         self.jobs = jobs
         self.tools = tools
         self.pool = WorkerPool(settings.workers, settings.queue)
-        self.metrics = GatewayMetrics(self.pool)
+        self.bodies = ByteBudget(settings.max_request_memory_mb * MIB)
+        self.metrics = GatewayMetrics(self.pool, bodies=self.bodies, jobs=jobs)
         self.sessions = SessionRegistry(
             settings.session_caps, sandbox, self._run_to_end,
             on_call=self.metrics.observe_session_call,
@@ -574,6 +640,18 @@ class _Gateway:
         return functools.partial(self._work, code, language, limits, profile, files or {},
                                  list(tools))
 
+    def check_restored_limits(self, limits: Limits) -> None:
+        """A restored session's limits (those of the server that took the snapshot) held to
+        this server's caps, as a session opened here would be."""
+        caps = {"timeout_ms": self.settings.max_timeout_ms, **self.server_limits()}
+        for name, cap in caps.items():
+            value = getattr(limits, name)
+            if value > cap:
+                raise InvalidRequestError(
+                    f"the snapshot's session has {name}={value}, over this server's "
+                    f"{'max_timeout_ms' if name == 'timeout_ms' else name} of {cap}",
+                    field="snapshot")
+
     def server_limits(self) -> dict[str, int]:
         """The limits this server sets on every execution, whatever the request says."""
         return {"max_source_bytes": self.settings.max_source_bytes,
@@ -604,8 +682,10 @@ class _Gateway:
     async def submit_job(
         self, code: str, *, language: Language, limits: dict[str, int],
         files: Mapping[str, bytes] | None = None, tools: Sequence[Tool] = (),
-        owner: str | None = None,
+        owner: str | None = None, body: Reservation | None = None,
     ) -> JobAccepted:
+        """Queue a background job. `body`, the reservation of the request's body in the
+        budget of bodies in flight, is kept until the job has run: its files wait with it."""
         self.check_source(code, "code")
         self.check_files(files or {})
         limits = self.capped_timeout(limits, "limits.timeout_ms")
@@ -623,6 +703,9 @@ class _Gateway:
         except PoolSaturated:
             await self.jobs.discard(job_id)
             raise self.overloaded() from None
+        if body is not None:
+            future.add_done_callback(lambda _: body.release())
+            body.keep()
         task = asyncio.create_task(self._complete(job_id, asyncio.wrap_future(future)))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -712,8 +795,7 @@ class _Gateway:
         idle TTL). Another key's session is unknown (404), as if it did not exist."""
         try:
             with self.session_errors(session_id, source_field):
-                if self.sessions.get(session_id).owner != owner:
-                    raise SessionNotFound(session_id)
+                self.sessions.get(session_id, owner=owner)
                 result = await work()
         except SessionNotFound:
             raise await self.session_missing(session_id, owner) from None
@@ -749,7 +831,8 @@ class _Gateway:
         return self.session_info(entry)
 
     async def close_session(self, session_id: str, owner: str | None) -> None:
-        await self.in_session(session_id, lambda: self.sessions.close(session_id),
+        await self.in_session(session_id,
+                              lambda: self.sessions.close(session_id, owner=owner),
                               owner=owner, renew=False)
         if self.directory is not None:
             await self.directory.forget((session_id, owner))
@@ -844,7 +927,8 @@ _JOB_ERRORS: dict[int | str, dict[str, Any]] = {
 def _job_store(settings: GatewaySettings) -> JobStore:
     if settings.redis_url is None:
         return InMemoryJobStore(
-            ttl_seconds=settings.job_ttl_seconds, max_finished=settings.max_jobs
+            ttl_seconds=settings.job_ttl_seconds, max_finished=settings.max_jobs,
+            max_bytes=settings.max_job_store_mb * MIB,
         )
     from ._redis_jobs import RedisJobStore
 
@@ -896,6 +980,8 @@ def create_app(
                if settings.rate_limit else None)
     app.add_middleware(
         _RequestGuard, limiter=limiter, settings=settings, metrics=gateway.metrics,
+        bodies=gateway.bodies,
+        admission=lambda: gateway.overloaded() if gateway.pool.full else None,
     )
 
     _add_error_handlers(app, gateway)
@@ -997,6 +1083,7 @@ def _add_routes(app: FastAPI, gateway: _Gateway) -> None:
             body.code, language=body.language,
             limits=body.limits.as_limits(settings.max_source_bytes), files=body.files,
             tools=gateway.select_tools(body.tools), owner=owner_of(request),
+            body=request.scope["state"].get("body_reservation"),
         )
         response.headers["Location"] = f"/v1/jobs/{accepted.job_id}"
         return accepted
@@ -1050,9 +1137,10 @@ def _add_routes(app: FastAPI, gateway: _Gateway) -> None:
             gateway.check_files(files)
             gateway.capped_timeout({}, "timeout_profile", profile)
             overrides = {"timeout_ms": TIMEOUT_PROFILES[profile]}
+            owner = owner_of(request)
             result = await gateway.in_session(session_id, lambda: gateway.sessions.execute(
-                session_id, script, overrides=overrides, files=files, tools=()),
-                owner=owner_of(request), source_field="python_script")
+                session_id, script, owner=owner, overrides=overrides, files=files, tools=()),
+                owner=owner, source_field="python_script")
         else:
             result = await gateway.execute(script, field="python_script", profile=profile,
                                            files=files)
@@ -1141,6 +1229,7 @@ def _add_session_routes(app: FastAPI, gateway: _Gateway) -> None:
         data = await request.body()
         info = await gateway.opened(lambda: sessions.restore(
             data, key=gateway.snapshot_key, on_trap=on_trap, owner=owner_of(request),
+            check_limits=gateway.check_restored_limits,
         ))
         response.headers["Location"] = f"/v1/sessions/{info.id}"
         return info
@@ -1151,7 +1240,7 @@ def _add_session_routes(app: FastAPI, gateway: _Gateway) -> None:
     )
     async def get_session(session_id: str, request: Request) -> SessionInfo:
         async def look() -> SessionEntry:
-            return sessions.get(session_id)
+            return sessions.get(session_id, owner=owner_of(request))
 
         return gateway.session_info(await gateway.in_session(
             session_id, look, owner=owner_of(request), renew=False))
@@ -1177,9 +1266,11 @@ def _add_session_routes(app: FastAPI, gateway: _Gateway) -> None:
         if "timeout_ms" in overrides:
             gateway.capped_timeout(overrides, "timeout_ms")
         tools = gateway.select_tools(body.tools)
+        owner = owner_of(request)
         return model_response(await gateway.in_session(session_id, lambda: sessions.execute(
-            session_id, body.code, overrides=overrides, files=body.files, tools=tools,
-        ), owner=owner_of(request)))
+            session_id, body.code, owner=owner, overrides=overrides, files=body.files,
+            tools=tools,
+        ), owner=owner))
 
     @app.get(
         session_path + "/snapshot", response_class=Response, responses={
@@ -1193,7 +1284,8 @@ def _add_session_routes(app: FastAPI, gateway: _Gateway) -> None:
     )
     async def snapshot_session(session_id: str, request: Request) -> Response:
         data = await gateway.in_session(
-            session_id, lambda: sessions.snapshot(session_id, key=gateway.snapshot_key),
+            session_id, lambda: sessions.snapshot(session_id, key=gateway.snapshot_key,
+                                                  owner=owner_of(request)),
             owner=owner_of(request), renew=False,
         )
         return Response(data, media_type="application/octet-stream", headers={

@@ -61,20 +61,39 @@ def _utc(timestamp: float) -> datetime:
     return datetime.fromtimestamp(timestamp, UTC)
 
 
+#: What a stored result costs besides its output and files (the model, its fields).
+RESULT_OVERHEAD_BYTES = 4_096
+#: Memory of finished jobs when no budget is given.
+DEFAULT_MAX_BYTES = 256 * 1024 * 1024
+
+
+def result_bytes(result: ExecutionResult | None) -> int:
+    """Host memory a stored result holds: its output, its files and the rest."""
+    if result is None:
+        return RESULT_OVERHEAD_BYTES
+    return (RESULT_OVERHEAD_BYTES + len(result.stdout) + len(result.stderr)
+            + sum(len(name) + len(data) for name, data in result.files.items()))
+
+
 class InMemoryJobStore:
     """A `JobStore` in this process. Unfinished jobs are bounded by the worker pool's
-    admission; finished ones are kept for `ttl_seconds` and at most `max_finished` of them
-    (oldest evicted first), so memory stays bounded whatever clients do."""
+    admission; finished ones are kept for `ttl_seconds`, at most `max_finished` of them
+    and at most `max_bytes` of results (their output files included; oldest evicted
+    first), so memory stays bounded whatever clients do."""
 
     def __init__(
-        self, *, ttl_seconds: float, max_finished: int,
+        self, *, ttl_seconds: float, max_finished: int, max_bytes: int = DEFAULT_MAX_BYTES,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.ttl_seconds = ttl_seconds
         self.max_finished = max_finished
+        self.max_bytes = max_bytes
         self._clock = clock
         self._jobs: dict[str, Job] = {}
         self._finished: OrderedDict[str, float] = OrderedDict()
+        self._sizes: dict[str, int] = {}
+        #: Bytes held by the results of finished jobs now.
+        self.bytes_held = 0
 
     def __len__(self) -> int:
         return len(self._jobs)
@@ -89,10 +108,12 @@ class InMemoryJobStore:
         horizon = self._clock() - self.ttl_seconds
         while self._finished:
             job_id, finished_at = next(iter(self._finished.items()))
-            if finished_at > horizon and len(self._finished) <= self.max_finished:
+            if (finished_at > horizon and len(self._finished) <= self.max_finished
+                    and self.bytes_held <= self.max_bytes):
                 break
             del self._finished[job_id]
             self._jobs.pop(job_id, None)
+            self.bytes_held -= self._sizes.pop(job_id, 0)
 
     async def create(self, job_id: str) -> Job:
         self._evict()
@@ -118,11 +139,22 @@ class InMemoryJobStore:
         if job is None:
             return
         now = self._clock()
+        size = result_bytes(result)
+        if result is not None and size > self.max_bytes:
+            # Larger than every result may be together: keep the outcome, not the output.
+            result = result.model_copy(update={"stdout": "", "stderr": "", "files": {}})
+            error = ErrorInfo(type="ResultTooLarge", message=(
+                f"the result ({size} bytes with its output and files) is larger than this "
+                f"server keeps for async jobs ({self.max_bytes} bytes, max_job_store_mb); "
+                "its output was dropped: run it synchronously to get it"))
+            size = result_bytes(result)
         self._jobs[job_id] = job.model_copy(update={
             "status": "done", "started_at": job.started_at or _utc(now),
             "finished_at": _utc(now), "result": result, "error": error,
         })
         self._finished[job_id] = now
+        self._sizes[job_id] = size
+        self.bytes_held += size
         self._evict()
 
     async def get(self, job_id: str) -> Job | None:

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from typing import Annotated
 
 import anyio
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import (
     BlobResourceContents,
@@ -41,6 +41,7 @@ from .._models import (
 )
 from .._sandbox import Sandbox
 from .._version import __version__
+from ._auth import Authenticator
 from ._gateway_tools import tools_description
 from ._schemas import (
     AUDIT_DESCRIPTION,
@@ -125,13 +126,16 @@ class SessionClosed(BaseModel):
 
 
 def create_mcp_server(
-    sandbox: Sandbox | None = None, *, workers: int = 2, sessions: SessionCaps | None = None
+    sandbox: Sandbox | None = None, *, workers: int = 2, sessions: SessionCaps | None = None,
+    auth: Authenticator | None = None,
 ) -> MCPServer:
     """An MCP server whose tools run on `sandbox`, at most `workers` executions at once
     (each on a thread, so the server keeps answering meanwhile), keeping sessions within
     `sessions` (defaults: `SessionCaps()`). The sandbox's host tools (`Sandbox(tools=...)`,
     e.g. those of bridged MCP servers) are offered to every run and session call, and
-    listed with their signatures in execute_python_sandbox's description."""
+    listed with their signatures in execute_python_sandbox's description. With `auth`
+    (the streamable-HTTP transport behind API keys), a session belongs to the key that
+    opened it: another key's session id is unknown to a caller, as on the HTTP gateway."""
     sandbox = sandbox or Sandbox()
     caps = sessions or SessionCaps()
     limiter = anyio.CapacityLimiter(workers)
@@ -143,6 +147,18 @@ def create_mcp_server(
         return await anyio.to_thread.run_sync(fn, limiter=limiter)
 
     registry = SessionRegistry(caps, sandbox, run)
+
+    def owner_of(ctx: Context) -> str | None:
+        """The name of the API key that made this request (None without keys, or on
+        stdio). The transport's middleware has already refused requests without a valid
+        key; the key is looked up again here, never taken on the client's word."""
+        if auth is None:
+            return None
+        headers = ctx.headers or {}
+        key = auth.owner(headers.get("authorization", "").encode("latin-1", "replace"))
+        if key is None:  # cannot happen behind the middleware; refuse rather than share
+            raise ToolError("this server needs an API key: Authorization: Bearer <key>")
+        return key.name
 
     @contextlib.contextmanager
     def tool_errors(session_id: str | None = None) -> Iterator[None]:
@@ -191,6 +207,7 @@ def create_mcp_server(
         files: Annotated[
             Base64Files | None, Field(description=INPUT_FILES_DESCRIPTION)
         ] = None,
+        ctx: Context | None = None,
     ) -> Annotated[CallToolResult, SandboxToolResult]:
         if session_id is None:
             result = await on_worker(sandbox.execute, python_script, profile=timeout_profile,
@@ -198,7 +215,7 @@ def create_mcp_server(
         else:
             with tool_errors(session_id):
                 result = await registry.execute(
-                    session_id, python_script,
+                    session_id, python_script, owner=owner_of(ctx) if ctx else None,
                     overrides={"timeout_ms": TIMEOUT_PROFILES[timeout_profile]}, files=files,
                 )
         return tool_result(result)
@@ -220,10 +237,12 @@ def create_mcp_server(
             description=f"Memory cap of the session for its whole life, in MiB (default "
             f"{_MEMORY['default']}).",
         )] = _MEMORY["default"],
+        ctx: Context | None = None,
     ) -> SessionOpened:
         with tool_errors():
             entry = await registry.open(
-                limits={"memory_mb": memory_mb}, policy=sandbox.policy, on_trap="rollback"
+                limits={"memory_mb": memory_mb}, policy=sandbox.policy, on_trap="rollback",
+                owner=owner_of(ctx) if ctx else None,
             )
         return SessionOpened(
             session_id=entry.id, memory_mb=memory_mb, policy=sandbox.policy.name,
@@ -235,10 +254,13 @@ def create_mcp_server(
         name="close_python_session", title="Close a Python session",
         description=CLOSE_SESSION_DESCRIPTION, annotations=_CLOSE, structured_output=True,
     )
-    async def close_python_session(session_id: SessionId) -> SessionClosed:
+    async def close_python_session(
+        session_id: SessionId, ctx: Context | None = None
+    ) -> SessionClosed:
+        owner = owner_of(ctx) if ctx else None
         with tool_errors(session_id):
-            calls = registry.get(session_id).session.calls
-            await registry.close(session_id)
+            calls = registry.get(session_id, owner=owner).session.calls
+            await registry.close(session_id, owner=owner)
         return SessionClosed(session_id=session_id, calls=calls)
 
     return server

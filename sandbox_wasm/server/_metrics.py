@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import typing
+from collections.abc import Callable
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -14,6 +15,9 @@ from prometheus_client import (
 )
 
 from .._models import ExecutionResult, Status
+from .._tools import tool_thread_usage
+from ._budget import ByteBudget
+from ._jobs import InMemoryJobStore
 from ._pool import WorkerPool
 from ._sessions import SessionRegistry
 
@@ -30,7 +34,9 @@ CONTENT_TYPE = CONTENT_TYPE_LATEST
 class GatewayMetrics:
     """Executions by status, their latency and fuel, refused requests, and sessions."""
 
-    def __init__(self, pool: WorkerPool) -> None:
+    def __init__(
+        self, pool: WorkerPool, *, bodies: ByteBudget | None = None, jobs: object = None
+    ) -> None:
         self.registry = CollectorRegistry()
         self.executions = Counter(
             "sandbox_executions", "Executions finished, by outcome status.",
@@ -58,6 +64,7 @@ class GatewayMetrics:
         )
         queued.set_function(lambda: pool.queued)
         Gauge("sandbox_workers", "Worker threads.", registry=self.registry).set(pool.workers)
+        self._budgets(bodies, jobs)
         self.session_calls = Counter(
             "sandbox_session_calls", "Calls in sessions (also counted as executions), by "
             "what became of the session.", ["outcome"], registry=self.registry,
@@ -69,6 +76,28 @@ class GatewayMetrics:
             self.rejected.labels(reason=reason)
         for outcome in SESSION_CALL_OUTCOMES:
             self.session_calls.labels(outcome=outcome)
+
+    def _budgets(self, bodies: ByteBudget | None, jobs: object) -> None:
+        """What clients make this process hold, next to each budget."""
+        def gauge(name: str, text: str, read: Callable[[], float]) -> None:
+            Gauge(name, text, registry=self.registry).set_function(read)
+
+        if bodies is not None:
+            gauge("sandbox_request_memory_bytes", "Host memory taken by request bodies being "
+                  "read and handled (each at 3 times its size).", lambda: bodies.used)
+            gauge("sandbox_request_memory_budget_bytes", "The budget of request bodies "
+                  "(max_request_memory_mb).", lambda: bodies.capacity)
+        if isinstance(jobs, InMemoryJobStore):
+            gauge("sandbox_job_store_bytes", "Host memory held by the results of finished "
+                  "async jobs.", lambda: jobs.bytes_held)
+            gauge("sandbox_job_store_budget_bytes", "The budget of finished async jobs "
+                  "(max_job_store_mb).", lambda: jobs.max_bytes)
+        gauge("sandbox_tool_threads_busy", "Host threads held by sync tool calls (those "
+              "abandoned after a timeout included).", lambda: tool_thread_usage()[0])
+        gauge("sandbox_tool_threads_abandoned", "Host threads held by sync tool calls whose "
+              "caller timed out.", lambda: tool_thread_usage()[1])
+        gauge("sandbox_tool_threads_budget", "Host threads sync tool calls may hold at once.",
+              lambda: tool_thread_usage()[2])
 
     def track_sessions(self, sessions: SessionRegistry) -> None:
         live = Gauge("sandbox_sessions", "Live sessions.", registry=self.registry)

@@ -38,6 +38,12 @@ class WorkerPool:
         return self._running
 
     @property
+    def full(self) -> bool:
+        """Every worker is busy and the queue is full: `submit` would refuse now."""
+        with self._lock:
+            return self._admitted >= self.workers + self.queue_capacity
+
+    @property
     def queued(self) -> int:
         """Executions admitted and waiting for a worker."""
         with self._lock:

@@ -7,8 +7,10 @@ event loop. A session's id (uuid4 hex, 122 random bits) is its only credential: 
 gateways have no notion of a client, so whoever holds the id may use the session.
 
 Memory: each session reserves, when it opens, the most host memory it can ever hold: its
-memory cap, twice over with `on_trap="rollback"` (its checkpoint, a host copy of every page
-it wrote, can grow as large as its memory). Summing what sessions use now would not do:
+memory cap and its files (its in-memory tree lives on the host: the input it may be given
+and what it may write, `max_input_bytes + max_written_bytes`), twice over with
+`on_trap="rollback"` (its checkpoint, a host copy of every page it wrote and of its tree,
+can grow as large as both). Summing what sessions use now would not do:
 one call can grow a session from its 20 MiB start to its cap, so a budget of current use
 admits sessions that later overrun it together. Reserving the worst case keeps the sum of
 what sessions can hold under `SessionCaps.memory_mb` whatever their code does.
@@ -44,9 +46,11 @@ PolicyName = Literal["balanced", "strict", "report"]
 DEFAULT_MAX_SESSIONS = 32
 DEFAULT_SESSION_MEMORY_MB = 4_096
 DEFAULT_SESSION_IDLE_SECONDS = 600.0
-#: The largest memory cap a session can have: what a restore whose snapshot header cannot
-#: be read reserves (that restore then fails with the reason).
-LARGEST_MEMORY_MB: int = Limits.model_json_schema()["properties"]["memory_mb"]["maximum"]
+#: The largest limits a session can have: what a restore whose snapshot header cannot be
+#: read reserves (that restore then fails with the reason).
+_MAXIMA = Limits.model_json_schema()["properties"]
+LARGEST_LIMITS = Limits(**{name: _MAXIMA[name]["maximum"] for name in (
+    "memory_mb", "max_input_bytes", "max_written_bytes")})
 # Presets by how much they refuse: a client may tighten the server's policy, never loosen it.
 _STRICTNESS: dict[str, int] = {"report": 0, "balanced": 1, "strict": 2}
 
@@ -117,9 +121,17 @@ class SessionEntry:
         return self.session.id
 
 
-def reservation_bytes(memory_mb: int, on_trap: OnTrap) -> int:
-    """Host memory a session with this cap can hold at most (see the module docstring)."""
-    return memory_mb * MIB * (2 if on_trap == "rollback" else 1)
+def reservation_bytes(limits: Limits, on_trap: OnTrap) -> int:
+    """Host memory a session with these limits can hold at most (the module docstring)."""
+    return _copies(on_trap) * (limits.memory_mb * MIB + _tree_bytes(limits))
+
+
+def _tree_bytes(limits: Limits) -> int:
+    return limits.max_input_bytes + limits.max_written_bytes
+
+
+def _copies(on_trap: OnTrap) -> int:
+    return 2 if on_trap == "rollback" else 1
 
 
 def session_policy(requested: PolicyName | None, server: AuditPolicy) -> AuditPolicy:
@@ -144,9 +156,9 @@ def session_policy(requested: PolicyName | None, server: AuditPolicy) -> AuditPo
     return preset
 
 
-def snapshot_memory_mb(data: bytes) -> int | None:
-    """The memory cap a snapshot's header names, read before the snapshot is verified and
-    only to size its reservation (restore checks the whole snapshot, this header included,
+def snapshot_limits(data: bytes) -> Limits | None:
+    """The limits a snapshot's header names, read before the snapshot is verified and only
+    to size its reservation (restore checks the whole snapshot, this header included,
     before anything runs). None when the header cannot be read: restore then says why."""
     fixed = len(_SNAPSHOT_MAGIC) + _SNAPSHOT_PREFIX.size
     if not data.startswith(_SNAPSHOT_MAGIC) or len(data) < fixed:
@@ -154,8 +166,8 @@ def snapshot_memory_mb(data: bytes) -> int | None:
     _, _, header_length = _SNAPSHOT_PREFIX.unpack_from(data, len(_SNAPSHOT_MAGIC))
     try:
         header = json.loads(data[fixed : fixed + header_length])
-        return Limits.model_validate(header["limits"]).memory_mb
-    except (ValueError, KeyError, TypeError, ValidationError):
+        return Limits.model_validate(header["limits"])
+    except (ValueError, KeyError, TypeError, ValidationError, RecursionError):
         return None
 
 
@@ -196,12 +208,18 @@ class SessionRegistry:
     def expires_at(self, entry: SessionEntry) -> float:
         return entry.last_used + self.caps.idle_seconds
 
-    def get(self, session_id: str) -> SessionEntry:
-        """The live session `session_id`, or SessionNotFound."""
+    def get(self, session_id: str, *, owner: str | None) -> SessionEntry:
+        """`owner`'s live session `session_id`, or SessionNotFound."""
         with self._lock:
-            self._sweep()
-            entry = self._entries.get(session_id)
-        if entry is None:
+            return self._lookup(session_id, owner)
+
+    def _lookup(self, session_id: str, owner: str | None) -> SessionEntry:
+        """The one ownership check of every transport (HTTP, MCP stdio and MCP HTTP): a
+        session belongs to the API key that opened it (None: a server without keys), and
+        another key's session is as unknown as one that never was (under the lock)."""
+        self._sweep()
+        entry = self._entries.get(session_id)
+        if entry is None or entry.owner != owner:
             raise SessionNotFound(session_id)
         return entry
 
@@ -229,19 +247,20 @@ class SessionRegistry:
         entry.session.close()
         self._reserved -= entry.reserved_bytes
 
-    def _reserve(self, memory_mb: int, on_trap: OnTrap) -> int:
-        size = reservation_bytes(memory_mb, on_trap)
+    def _reserve(self, limits: Limits, on_trap: OnTrap) -> int:
+        memory_mb = limits.memory_mb
+        size = reservation_bytes(limits, on_trap)
         budget = self.caps.memory_mb * MIB
         if self.caps.max_sessions == 0:
             raise SessionsFull("sessions are turned off on this server (max_sessions is 0)",
                                retry_after=3600)
         if size > budget:
-            most = self.caps.memory_mb // (2 if on_trap == "rollback" else 1)
+            most = (budget // _copies(on_trap) - _tree_bytes(limits)) // MIB
             raise InvalidRequestError(
                 f"a session of {memory_mb} MiB with on_trap={on_trap!r} reserves "
-                f"{size // MIB} MiB, over this server's whole session budget of "
-                f"{self.caps.memory_mb} MiB; ask for at most {most} MiB",
-                field="memory_mb",
+                f"{size // MIB} MiB (its memory and its files), over this server's whole "
+                f"session budget of {self.caps.memory_mb} MiB; ask for at most "
+                f"{max(most, 0)} MiB", field="memory_mb",
             )
         with self._lock:
             self._sweep()
@@ -281,12 +300,9 @@ class SessionRegistry:
             self._opening -= 1
             self._reserved -= reserved
 
-    def _checkout(self, session_id: str) -> SessionEntry:
+    def _checkout(self, session_id: str, owner: str | None) -> SessionEntry:
         with self._lock:
-            self._sweep()
-            entry = self._entries.get(session_id)
-            if entry is None:
-                raise SessionNotFound(session_id)
+            entry = self._lookup(session_id, owner)
             if entry.busy:
                 raise SessionBusy(session_id)
             entry.busy = True
@@ -311,8 +327,7 @@ class SessionRegistry:
         """A new session under `limits` and `policy`. Raises SessionsFull over a cap,
         InvalidRequestError for a session that could never fit, and whatever the runner
         raises (e.g. a full worker pool)."""
-        memory_mb = resolve_limits(limits).memory_mb
-        reserved = self._reserve(memory_mb, on_trap)
+        reserved = self._reserve(resolve_limits(limits), on_trap)
 
         def create() -> Session:
             return Session(limits=limits, policy=policy, sandbox=self.sandbox,
@@ -321,21 +336,30 @@ class SessionRegistry:
         return await self._opened(create, reserved, owner)
 
     async def restore(
-        self, data: bytes, *, key: bytes, on_trap: OnTrap, owner: str | None = None
+        self, data: bytes, *, key: bytes, on_trap: OnTrap, owner: str | None = None,
+        check_limits: Callable[[Limits], None] | None = None,
     ) -> SessionEntry:
         """A new session holding the state of snapshot `data` (signed with `key`), under
-        the snapshot's limits and policy. Raises SnapshotError for one that cannot be
-        restored, and what `open` raises."""
-        memory_mb = snapshot_memory_mb(data) or LARGEST_MEMORY_MB
-        reserved = self._reserve(memory_mb, on_trap)
+        the snapshot's limits and policy. `check_limits` holds those limits to this
+        server's caps (it raises InvalidRequestError, as for a session opened here with
+        them): a snapshot carries the limits of the server that made it. Raises
+        SnapshotError for one that cannot be restored, and what `open` raises."""
+        header_limits = snapshot_limits(data) or LARGEST_LIMITS
+        reserved = self._reserve(header_limits, on_trap)
 
         def create() -> Session:
             session = Session.restore(data, key=key, sandbox=self.sandbox, on_trap=on_trap,
                                       idle_timeout_s=self.caps.idle_seconds)
-            if session.limits.memory_mb > memory_mb:  # the header read above lied: refuse
+            try:
+                if reservation_bytes(session.limits, on_trap) > reserved:
+                    # The header read above lied about what it needs: refuse.
+                    raise InvalidRequestError("session snapshot header is inconsistent",
+                                              field="snapshot")
+                if check_limits is not None:
+                    check_limits(session.limits)
+            except BaseException:
                 session.close()
-                raise InvalidRequestError("session snapshot header is inconsistent",
-                                          field="snapshot")
+                raise
             return session
 
         return await self._opened(create, reserved, owner)
@@ -351,15 +375,16 @@ class SessionRegistry:
         return self._admit(session, reserved, owner)
 
     async def execute(
-        self, session_id: str, code: str, *, overrides: dict[str, int] | None = None,
-        files: Mapping[str, bytes] | None = None, tools: ToolsLike | None = None,
+        self, session_id: str, code: str, *, owner: str | None,
+        overrides: dict[str, int] | None = None, files: Mapping[str, bytes] | None = None,
+        tools: ToolsLike | None = None,
     ) -> ExecutionResult:
         """Run `code` in the session; `overrides` (timeout_ms, max_stdout_bytes, ...)
         change the session's limits for this call only; `files` are added to its /input;
         `tools`, when given, are the host tools this call offers instead of the session's.
         Raises SessionNotFound, SessionBusy, InvalidRequestError, and what the runner
         raises."""
-        entry = self._checkout(session_id)
+        entry = self._checkout(session_id, owner)
         session = entry.session
         # Session.execute takes whole limits, not changes: merge onto the session's own.
         limits = {**session.limits.model_dump(), **(overrides or {})}
@@ -384,9 +409,9 @@ class SessionRegistry:
             entry.memory_bytes = result.session.memory_bytes
         return result
 
-    async def snapshot(self, session_id: str, *, key: bytes) -> bytes:
+    async def snapshot(self, session_id: str, *, key: bytes, owner: str | None) -> bytes:
         """The session's state as snapshot bytes signed with `key`."""
-        entry = self._checkout(session_id)
+        entry = self._checkout(session_id, owner)
         try:
             data: bytes = await self._run(lambda: entry.session.snapshot(key=key))
         except SessionClosedError:
@@ -395,15 +420,13 @@ class SessionRegistry:
             self._checkin(entry, used=False)
         return data
 
-    async def close(self, session_id: str) -> None:
+    async def close(self, session_id: str, *, owner: str | None) -> None:
         """Close and forget the session; SessionNotFound if there is none. The id is
         unknown from now on; a call in progress ends first (within its deadline), and the
         session's memory is freed then."""
         with self._lock:
-            self._sweep()
-            entry = self._entries.pop(session_id, None)
-            if entry is None:
-                raise SessionNotFound(session_id)
+            entry = self._lookup(session_id, owner)
+            del self._entries[session_id]
             self._release(entry)
 
     def close_all(self) -> list[tuple[str, str | None]]:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, ValidationInfo, field_validator
+from pydantic import Field, SecretStr, ValidationInfo, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
     EnvSettingsSource,
@@ -128,6 +128,13 @@ class GatewaySettings(BaseSettings):
         1_000, ge=1, le=1_000_000,
         description="How many finished async jobs are kept (in-process store only).",
     )
+    max_job_store_mb: int = Field(
+        256, ge=1, le=1_048_576,
+        description="Host memory (MiB) the results of finished async jobs may hold together, "
+        "their output files included (in-process store only): the oldest are forgotten "
+        "first to make room, and a result larger than all of it is kept without its "
+        "output (its error says so).",
+    )
     redis_url: str | None = Field(
         None,
         description="Keep async jobs, the session directory and the rate limit's counts "
@@ -162,6 +169,14 @@ class GatewaySettings(BaseSettings):
     max_snapshot_bytes: int = Field(
         64 * MIB, ge=64 * KIB, le=1_024 * MIB,
         description="Largest snapshot POST /v1/sessions/restore accepts; larger is 413.",
+    )
+    max_request_memory_mb: int = Field(
+        384, ge=1, le=1_048_576,
+        description="Host memory (MiB) the request bodies being read and handled may take "
+        "together, each counted at 3 times its size (the bytes, the parsed body, the "
+        "decoded files; an async job's until it has run). A request that does not fit is "
+        "refused with 503 before its body is read. At least 3 times the largest body "
+        "(files or snapshot).",
     )
     tools: Annotated[tuple[str, ...], NoDecode] = Field(
         (), description="Host tools offered to the requests that name them: Python entry "
@@ -252,6 +267,17 @@ class GatewaySettings(BaseSettings):
         if key is not None and len(key.get_secret_value()) < 16:
             raise ValueError("must be at least 16 characters (e.g. `openssl rand -hex 32`)")
         return key
+
+    @model_validator(mode="after")
+    def _room_for_one_body(self) -> GatewaySettings:
+        largest = max(self.max_files_body_bytes, self.max_snapshot_bytes)
+        need = -(-3 * largest // MIB)
+        if self.max_request_memory_mb < need:
+            raise ValueError(
+                f"max_request_memory_mb is {self.max_request_memory_mb} MiB: the largest "
+                f"accepted body ({largest} bytes, from max_input_bytes or max_snapshot_bytes) "
+                f"needs at least {need}")
+        return self
 
     @property
     def session_caps(self) -> SessionCaps:

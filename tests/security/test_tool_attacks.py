@@ -32,9 +32,41 @@ def hang(seconds: float) -> str:
     return "woke"
 
 
+def exits(how: str) -> str:
+    """A tool that raises what is not an Exception, as argparse or a Ctrl-C would."""
+    if how == "argparse":
+        import argparse
+
+        parser = argparse.ArgumentParser(prog="lookup")
+        parser.add_argument("--n", type=int, required=True)
+        parser.parse_args(["--n", "nope"])
+    if how == "interrupt":
+        raise KeyboardInterrupt
+    raise SystemExit(3)
+
+
+async def exits_async() -> str:
+    raise SystemExit("async tool quit")
+
+
+def leaks_paths(which: int) -> str:
+    paths = ["/home/ops/My Secrets/api-token.txt", "/srv/app:v2/deploy/key.pem",
+             "/opt-secret-token-abc", "C:\\Users\\ops\\secret token.txt"]
+    raise ValueError(f"cannot read {paths[which]} (see '{paths[which]}')")
+
+
+def nested(depth: int) -> object:
+    value: object = "bottom"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
 @pytest.fixture(scope="module")
 def box() -> Iterator[sw.Sandbox]:
-    with sw.Sandbox(python_runtime="cpython313", tools=[echo, secret_holder, hang]) as sandbox:
+    with sw.Sandbox(python_runtime="cpython313",
+                    tools=[echo, secret_holder, hang, exits, exits_async, leaks_paths,
+                           nested]) as sandbox:
         yield sandbox
 
 
@@ -169,3 +201,110 @@ def test_the_channel_does_not_exist_without_tools(policy: sw.AuditPolicy) -> Non
 def test_reading_the_channel_without_a_request_gives_nothing(box: sw.Sandbox) -> None:
     result = box.execute("import os\nprint(os.read(4, 100))", policy=sw.REPORT_ONLY_POLICY)
     assert result.stdout == "b''\n"
+
+
+@pytest.mark.parametrize("how", ["argparse", "interrupt", "exit"])
+def test_a_tool_raising_systemexit_or_an_interrupt_fails_as_an_exception(
+    box: sw.Sandbox, policy: sw.AuditPolicy, how: str
+) -> None:
+    # The guest catches it like any failure; the run ends normally and the host survives.
+    result = box.execute(
+        "import tools\ntry:\n    tools.exits(" + repr(how) + ")\nexcept Exception as exc:\n"
+        "    print(type(exc).__name__, '|', exc)\nprint('after')\n", policy=policy)
+    assert result.status == "succeeded", result.error
+    # Not a built-in exception of the guest's own: it arrives as tools.ToolError, named.
+    kind = {"argparse": "SystemExit", "interrupt": "KeyboardInterrupt", "exit": "SystemExit"}
+    assert result.stdout.startswith(f"ToolError | {kind[how]}: tool raised {kind[how]}")
+    assert result.stdout.endswith("after\n")
+    assert box.execute("import tools\nprint(tools.echo('still'))", policy=policy).stdout \
+        == "still\n"
+
+
+def test_an_async_tool_raising_systemexit_leaves_the_loop_running(
+    box: sw.Sandbox, policy: sw.AuditPolicy
+) -> None:
+    code = ("import tools\ntry:\n    tools.exits_async()\nexcept Exception as exc:\n"
+            "    print(type(exc).__name__, exc)\n")
+    for _ in range(2):  # the second call proves the tools' event loop survived the first
+        result = box.execute(code, policy=policy)
+        assert result.stdout == ("ToolError SystemExit: tool raised SystemExit: async tool "
+                                 "quit\n")
+
+
+@pytest.mark.parametrize("which", range(4))
+def test_host_paths_with_spaces_colons_or_one_component_are_redacted(
+    box: sw.Sandbox, policy: sw.AuditPolicy, which: int
+) -> None:
+    result = box.execute(
+        f"import tools\ntry:\n    tools.leaks_paths({which})\nexcept ValueError as exc:\n"
+        "    print(exc)\n", policy=policy)
+    assert result.stdout == "cannot read <path> (see '<path>')\n"
+    for fragment in ("Secrets", "api-token", "app:v2", "opt-secret", "Users", "secret token"):
+        assert fragment not in result.model_dump_json()
+
+
+def test_a_tools_answer_is_depth_capped_like_its_request(
+    box: sw.Sandbox, policy: sw.AuditPolicy
+) -> None:
+    result = box.execute(
+        "import tools\nprint(len(str(tools.nested(60))) > 0)\ntry:\n    tools.nested(100)\n"
+        "except ValueError as exc:\n    print(exc)\ntry:\n    tools.nested(100000)\n"
+        "except ValueError as exc:\n    print(exc)\n", policy=policy)
+    assert result.stdout == ("True\n" + "tool 'nested' answered a value nested more than 64 "
+                             "deep\n" * 2)
+
+
+def test_hung_calls_hold_at_most_their_tools_share_of_host_threads(
+    policy: sw.AuditPolicy,
+) -> None:
+    # 24 runs at once each call a tool that blocks past its time: its timed-out calls keep
+    # their threads, at most MAX_THREADS_PER_TOOL of them; the rest are told why at once
+    # (or when their time is up), and another tool still gets a thread meanwhile.
+    import threading
+
+    from sandbox_wasm import _tools
+
+    release = threading.Event()
+    peak = [0]
+
+    def blocker() -> str:
+        """Blocks until the test lets it go."""
+        peak[0] = max(peak[0], _tools._threads.held_by(blocker))
+        release.wait(60)
+        return "released"
+
+    def quick() -> str:
+        """Answers at once."""
+        return "quick"
+
+    results: list[sw.ExecutionResult] = []
+    with sw.Sandbox(python_runtime="cpython313", tools=[blocker, quick]) as sandbox:
+        def run() -> None:
+            results.append(sandbox.execute(
+                "import tools\ntry:\n    tools.blocker()\nexcept Exception as exc:\n"
+                "    print(type(exc).__name__, exc)\n",
+                policy=policy, limits={"tool_timeout_ms": 300, "timeout_ms": 4_000}))
+
+        try:
+            threads = [threading.Thread(target=run) for _ in range(24)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(60)
+            # Threads of other tests' hung tools may still be counted process-wide.
+            assert _tools._threads.held_by(blocker) <= _tools.MAX_THREADS_PER_TOOL
+            assert _tools.tool_thread_usage()[0] <= _tools.WORKER_THREADS
+            assert peak[0] <= _tools.MAX_THREADS_PER_TOOL
+            timed_out = [r for r in results if r.stdout.startswith("TimeoutError")]
+            refused = [r for r in results if r.stdout.startswith("RuntimeError no host thread "
+                                                                 "free for tool 'blocker'")]
+            assert len(results) == 24 and len(timed_out) + len(refused) == 24
+            assert 1 <= len(timed_out) <= _tools.MAX_THREADS_PER_TOOL
+            other = sandbox.execute("import tools\nprint(tools.quick())", policy=policy)
+            assert other.stdout == "quick\n"
+        finally:
+            release.set()
+    deadline = time.monotonic() + 10
+    while _tools._threads.held_by(blocker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _tools._threads.held_by(blocker) == 0  # every slot given back when they returned
