@@ -75,45 +75,53 @@ STRICT_TABLES = {
     "dunder_strings": True,
 }
 
-# The "balanced" policy judges by what a construct can reach. It allows every standard-library
-# module that only computes (the classification, with a reason for each of the guest's
-# modules, is `sandbox_wasm/_stdlib.py`; a test keeps the two in step), getattr & co. with a
-# literal, non-dunder name, and `sys` for the attributes below; everything else is as strict.
-BALANCED_ALLOWED_MODULES = """
-__future__ abc argparse array ast atexit base64 binascii bisect calendar cmath collections colorsys
-contextlib contextvars copy csv dataclasses datetime decimal difflib email encodings enum
-errno filecmp fileinput fnmatch fractions functools getopt glob graphlib gzip hashlib heapq
-hmac html io ipaddress itertools json keyword locale logging math numbers operator optparse
-pathlib plistlib pprint queue random re reprlib sched secrets shlex shutil statistics string
-stringprep struct sys tarfile tempfile textwrap time token tomllib traceback types typing
-unicodedata urllib.parse uuid warnings weakref xml zipfile zlib
-""".split()  # noqa: SIM905 - one word per module reads best
-#: What `sys` offers that only describes the interpreter or uses the standard streams.
-BALANCED_SYS_ATTRIBUTES = """
-stdout stderr stdin argv exit version version_info hexversion implementation maxsize
-maxunicode byteorder platform float_info int_info hash_info float_repr_style
-getrecursionlimit setrecursionlimit getsizeof intern getdefaultencoding
-getfilesystemencoding get_int_max_str_digits set_int_max_str_digits flags api_version
-""".split()  # noqa: SIM905
-#: Builtins allowed when their attribute name is a literal without double underscores.
-LITERAL_ATTRIBUTE_CALLS = ("getattr", "hasattr", "setattr", "delattr")
-#: What the guest's own filesystem (an in-memory tree: /input, /output, /tmp) needs: `open`
-#: and the modules that work on files reach that tree and nothing of the host.
-BALANCED_FILE_ACCESS = ("open", "io.open", "pathlib", "glob", "shutil", "tempfile")
+# The "balanced" policy refuses only what reaches into the interpreter's internals: the
+# first step of every known Python sandbox escape (frame, code and function internals, the
+# __subclasses__ / __globals__ / __builtins__ walks, gc/ctypes-style object access, the import
+# machinery). Every other module of the guest's standard library is importable: what the
+# sandbox lacks (processes, sockets, threads) fails at the call, with a one-line reason.
+# Computed attribute names, eval/exec/compile and imports of computed names are checked at
+# run time by the guard below (`_runtime_guard`), with the same tables.
+BALANCED_BLOCKED_MODULES = (
+    # Object and memory access below the language.
+    "ctypes", "_ctypes", "gc", "marshal", "_testcapi", "_testinternalcapi",
+    "_testbuffer", "_testmultiphase", "_testsinglephase", "_testimportmultiple",
+    "_testclinic", "_testlimitedcapi", "_xxtestfuzz", "_xxsubinterpreters",
+    "_xxinterpchannels", "_interpreters", "_interpchannels", "_interpqueues",
+    # The import machinery itself (importing is fine; rewiring it is not).
+    "_imp", "_frozen_importlib", "_frozen_importlib_external", "importlib._bootstrap",
+    "importlib._bootstrap_external", "importlib.machinery",
+    # What only walks frames or hooks every call.
+    "sys._getframe", "sys._current_frames", "sys._current_exceptions", "sys.settrace",
+    "sys.setprofile", "sys.meta_path", "sys.path_hooks", "sys.path_importer_cache",
+    "sys.addaudithook", "sys.audit",
+)
+#: Attributes that only the first step of an escape reads (by attribute, by a literal or
+#: computed getattr name, or by a dunder string a format walk could use).
+BALANCED_BLOCKED_ATTRIBUTES = (
+    "__subclasses__", "__globals__", "__builtins__", "__code__", "__closure__",
+    "__getattribute__", "__reduce__", "__reduce_ex__", "__loader__", "__spec__",
+    "__import__", "__self__",
+    "f_globals", "f_locals", "f_builtins", "f_back", "f_code", "tb_frame",
+    "gi_frame", "gi_code", "cr_frame", "cr_code", "ag_frame", "ag_code", "co_code",
+    "co_consts", "_getframe", "_current_frames", "_current_exceptions", "settrace",
+    "setprofile", "meta_path", "path_hooks", "path_importer_cache", "addaudithook",
+)
 BALANCED_TABLES = {
-    **STRICT_TABLES,
-    "blocked_modules": tuple(m for m in STRICT_TABLES["blocked_modules"]
-                             if m not in ("sys", *BALANCED_FILE_ACCESS)),
-    "blocked_calls": tuple(c for c in STRICT_TABLES["blocked_calls"]
-                           if c not in BALANCED_FILE_ACCESS),
-    # `tools` holds only the host's tools (and exists only when the host gives some).
-    "allowed_modules": (*BALANCED_ALLOWED_MODULES, "tools"),
-    "literal_calls": LITERAL_ATTRIBUTE_CALLS,
-    "sys_attributes": tuple(BALANCED_SYS_ATTRIBUTES),
+    "blocked_modules": BALANCED_BLOCKED_MODULES,
+    "allowed_modules": None,
+    "blocked_calls": (),
+    "blocked_attributes": BALANCED_BLOCKED_ATTRIBUTES,
+    "blocked_names": STRICT_TABLES["blocked_names"],
+    "dunder_strings": True,
     # `x.f()` is a call into a blocked module only when `x` is bound by an import: a
-    # variable that happens to be called `resource` reaches nothing.
+    # variable that happens to be called `gc` reaches nothing.
     "import_bound_calls": True,
 }
+#: Builtins allowed under the strict policy's own rules when their attribute name is a
+#: literal (the name is then judged as an attribute); a literal or computed name is also
+#: checked at run time by the guard.
+LITERAL_ATTRIBUTE_CALLS = ("getattr", "hasattr", "setattr", "delattr")
 
 # The wire protocol between this bootstrap and the host. The host imports these names, so
 # both sides share one definition.
@@ -189,6 +197,13 @@ def _facts(source):
         raise
     except ValueError as exc:
         return _syntax_error(f"invalid source: {exc}"), None
+    return _facts_of(tree), code
+
+
+def _facts_of(tree):
+    """The audit's facts of a parsed module: {"facts": [...]} (and "facts_truncated")."""
+    import ast as _ast
+
     facts = []
     seen = {}
     call_targets = set()
@@ -234,12 +249,15 @@ def _facts(source):
         elif kind is _ast.Call:
             if isinstance(node.func, _ast.Name):
                 call_targets.add(id(node.func))
-            literal = (
+            named = (
                 isinstance(node.func, _ast.Name) and node.func.id in LITERAL_ATTRIBUTE_CALLS
                 and len(node.args) >= 2 and isinstance(node.args[1], _ast.Constant)
-                and isinstance(node.args[1].value, str) and "__" not in node.args[1].value
+                and isinstance(node.args[1].value, str)
             )
+            literal = named and "__" not in node.args[1].value
             add("literal_call" if literal else "call", dotted(node.func), node)
+            if named:  # getattr(x, "name") reads what x.name reads: judged alike
+                add("attribute", node.args[1].value, node)
         elif kind is _ast.Attribute:
             add("attribute", node.attr, node)
             if isinstance(node.value, _ast.Name) and node.value.id == "sys":
@@ -258,8 +276,8 @@ def _facts(source):
             facts[index] = ("unbound_call", *fact[1:])
     if len(facts) >= MAX_FACTS:
         del facts[MAX_FACTS:]
-        return {"facts": facts, "facts_truncated": True}, code
-    return {"facts": facts}, code
+        return {"facts": facts, "facts_truncated": True}
+    return {"facts": facts}
 
 
 def answer_is_incomplete(answer):
@@ -388,6 +406,283 @@ def builtin_tables(name, enforce, _cache={}):  # noqa: B006 - the cache is the p
     return {**tables, "enforce": enforce}
 
 
+
+# -- the run-time half of the audit ----------------------------------------------------------
+# A static audit cannot know a computed name. While user code runs, this guard judges what
+# only the run can tell with the same tables and `judge_fact`: attribute names given to
+# getattr & co. (and operator.attrgetter/methodcaller, vars() of a class), code compiled at
+# run time (eval, exec, compile, a module the script wrote and imports), imports of computed
+# names, and the interpreter's own audit events (PEP 578) for frame and code internals read
+# by any path. Under an enforcing policy a refusal is a PermissionError in the user's code;
+# either way it is a finding of the result (FINDINGS_MARK on stderr). Code of the standard
+# library and of this bootstrap is trusted: it reads such attributes for its own work.
+#: Starts the record of the findings the guard made while the code ran.
+FINDINGS_MARK = b"\x00sandbox-wasm-findings:"
+#: Findings one run reports at most (later ones are refused all the same).
+MAX_RUNTIME_FINDINGS = 20
+#: Where trusted code lives: the in-memory standard library, frozen modules, an image's
+#: packages. The guest's writable tree (/input, /output, /tmp) is never under these.
+TRUSTED_CODE_PREFIXES = ("/usr/local/lib/python3", "<frozen ", "<sandbox_stdlib>",
+                         "<sandbox_packages>")
+IMPORT_MACHINERY_PREFIXES = ("<frozen importlib", "/usr/local/lib/python3.13/importlib/")
+_WATCHED_EVENTS = frozenset(("object.__getattr__", "compile", "import", "code.__new__",
+                             "marshal.loads", "marshal.load", "function.__new__"))
+_GUARD = {"tables": None, "armed": False, "busy": False, "findings": [], "policy": ""}
+
+
+def _is_trusted(frame, _guard=_GUARD):
+    code = frame.f_code  # raises object.__getattr__, ignored while the guard is busy
+    return (code.co_filename.startswith(TRUSTED_CODE_PREFIXES)
+            or frame.f_globals is _GUEST_GLOBALS)
+
+
+def _caller(depth, _getframe=sys._getframe):
+    """The frame `depth` levels above the caller of the guard's entry point."""
+    try:
+        return _getframe(depth + 1)
+    except ValueError:
+        return None
+
+
+def _refuse(kind, name, reason, frame=None, _guard=_GUARD):
+    """Record a finding of the run; under an enforcing policy refuse it (PermissionError)."""
+    findings = _guard["findings"]
+    if len(findings) < MAX_RUNTIME_FINDINGS:
+        line = frame.f_lineno if frame is not None else 0
+        findings.append([kind, str(name)[:_MAX_NAME], line, 0, "at run time: " + reason])
+    if _guard["tables"]["enforce"]:
+        raise PermissionError(f"the sandbox's {_guard['policy']} policy refuses this: "
+                              f"{reason}")
+
+
+def _untrusted_caller(depth, _guard=_GUARD):
+    """The frame `depth` levels above the caller, if it runs code the user brought."""
+    frame = _caller(depth + 1)
+    if frame is None:
+        return None
+    _guard["busy"] = True
+    try:
+        return None if _is_trusted(frame) else frame
+    finally:
+        _guard["busy"] = False
+
+
+def _check_attribute(name, how, _guard=_GUARD):
+    """Refuse (record) an escape-prone attribute name given to getattr & co. by the user's
+    code; the standard library asking for one for its own work is not refused."""
+    if (_guard["armed"] and type(name) is str
+            and name in _guard["tables"]["blocked_attributes"]):
+        frame = _untrusted_caller(2)
+        if frame is not None:
+            _refuse("attribute", name, f"{how} of escape-prone attribute {name!r}", frame)
+
+
+def _check_source(source, filename, _guard=_GUARD):
+    """Judge code compiled at run time; refuse it (enforce) if the audit would have."""
+    import ast as _ast
+
+    try:
+        tree = source if isinstance(source, _ast.AST) else _ast.parse(source, filename)
+    except BaseException:
+        return  # compile() itself reports the syntax error
+    if not isinstance(tree, _ast.Module):
+        tree = _ast.Module(body=[_ast.Expr(tree.body)] if isinstance(tree, _ast.Expression)
+                           else getattr(tree, "body", []), type_ignores=[])
+    answer = _facts_of(tree)
+    tables = _guard["tables"]
+    for fact in answer["facts"]:
+        if fact[0] == "string":
+            # Text compiled at run time (a doctest's expected output, a message) is data;
+            # a format walk needs an attribute name, which the guard checks when it is used.
+            continue
+        for kind, name, reason in judge_fact(tables, fact[0], fact[1]):
+            _refuse(kind, name, f"{reason} (in code compiled from {filename!r}, line "
+                    f"{fact[2]})", _caller(2))
+    if answer_is_incomplete(answer):
+        _refuse("name", "<source>", f"code compiled from {filename!r} is too large to audit")
+
+
+def _runtime_guard(event, args, _guard=_GUARD, _watched=_WATCHED_EVENTS):
+    """The audit hook (installed once; it acts only while user code runs)."""
+    if event not in _watched or not _guard["armed"] or _guard["busy"]:
+        return
+    _guard["busy"] = True
+    try:
+        frame = _caller(1)
+        if frame is None:
+            return
+        if event == "object.__getattr__":
+            name = args[1]
+            if name in _guard["tables"]["blocked_attributes"] and not _is_trusted(frame):
+                _refuse("attribute", name, f"read of escape-prone attribute {name!r}", frame)
+        elif event == "compile":
+            source, filename = args[0], str(args[1])
+            # Code from the user's own files, or parsed where the user's code asked for
+            # it; doctest examples are the user's code too, whoever parses them.
+            user_file = (not filename.startswith((*TRUSTED_CODE_PREFIXES, "<"))
+                         or filename.startswith("<doctest"))
+            if user_file or not _is_trusted(frame):
+                _check_source(source, filename)
+        elif event == "import":
+            reason = _judge_import(_guard["tables"], str(args[0]))
+            # The frame that asked: past the import machinery's own frames.
+            while frame is not None and frame.f_code.co_filename.startswith(
+                    IMPORT_MACHINERY_PREFIXES):
+                frame = frame.f_back
+            if reason and frame is not None and not _is_trusted(frame):
+                _refuse("import", args[0], reason, frame)
+        elif not _is_trusted(frame):  # code objects made or loaded by hand
+            _refuse("call", event, f"{event} (code objects are made only by compile)", frame)
+    finally:
+        _guard["busy"] = False
+
+
+def _guard_builtins(_builtins=builtins, _getattr=getattr, _setattr=setattr,
+                    _delattr=delattr, _hasattr=hasattr, _vars=vars, _import=__import__,
+                    _check=_check_attribute, _guard=_GUARD):
+    """Put the guarded getattr & co. in the builtins module (so `builtins.getattr` is no way
+    around them): each checks the name it is given while user code runs, and passes
+    straight through for the standard library. Adds the `exit`/`quit` a normal
+    interpreter's site module adds."""
+
+    def getattr(obj, name, *default):
+        _check(name, "getattr")
+        return _getattr(obj, name, *default)
+
+    def setattr(obj, name, value):
+        _check(name, "setattr")
+        return _setattr(obj, name, value)
+
+    def delattr(obj, name):
+        _check(name, "delattr")
+        return _delattr(obj, name)
+
+    def hasattr(obj, name):
+        _check(name, "hasattr")
+        return _hasattr(obj, name)
+
+    def vars(*obj):
+        if not obj:  # the caller's namespace, as locals() gives it
+            found = _caller(1).f_locals
+            return found if type(found) is dict else dict(found)
+        found = _vars(*obj)
+        if (_guard["armed"] and isinstance(obj[0], type)
+                and _untrusted_caller(1) is not None):
+            blocked = _guard["tables"]["blocked_attributes"]  # a class's namespace: a view
+            return {k: v for k, v in found.items() if k not in blocked}
+        return found
+
+    def __import__(name, globals=None, locals=None, fromlist=(), level=0):
+        if _guard["armed"] and level == 0 and type(name) is str:
+            reason = _judge_import(_guard["tables"], name)
+            if reason:
+                frame = _untrusted_caller(1)
+                if frame is not None:
+                    _refuse("import", name, reason, frame)
+        return _import(name, globals, locals, fromlist, level)
+
+    class Quitter:
+        def __init__(self, name):
+            self.name = name
+
+        def __repr__(self):
+            return f"Use {self.name}() or Ctrl-D (i.e. EOF) to exit"
+
+        def __call__(self, code=None):
+            raise SystemExit(code)
+
+    for function in (getattr, setattr, delattr, hasattr, vars, __import__):
+        function.__doc__ = _builtins.__dict__[function.__name__].__doc__
+        function.__qualname__ = function.__name__
+        function.__module__ = "builtins"
+        _builtins.__dict__[function.__name__] = function
+    if not _hasattr(_builtins, "exit"):
+        _builtins.exit, _builtins.quit = Quitter("exit"), Quitter("quit")
+
+
+def _patch_operator(module, _check=_check_attribute):
+    """operator.attrgetter / methodcaller check their names at run time, as getattr does."""
+    attrgetter, methodcaller = module.attrgetter, module.methodcaller
+
+    def checked_attrgetter(attr, *attrs):
+        for name in (attr, *attrs):
+            for part in (name.split(".") if type(name) is str else (name,)):
+                _check(part, "operator.attrgetter")
+        return attrgetter(attr, *attrs)
+
+    def checked_methodcaller(name, *args, **kwargs):
+        _check(name, "operator.methodcaller")
+        return methodcaller(name, *args, **kwargs)
+
+    checked_attrgetter.__doc__ = attrgetter.__doc__
+    checked_methodcaller.__doc__ = methodcaller.__doc__
+    module.attrgetter, module.methodcaller = checked_attrgetter, checked_methodcaller
+
+
+def _patch_import_module(module, _guard=_GUARD):
+    """importlib.import_module judges a computed name asked for by user code, as import
+    statements are (a module already loaded raises no audit event)."""
+    import_module = module.import_module
+
+    def checked_import_module(name, package=None):
+        tables = _guard["tables"]
+        if _guard["armed"] and type(name) is str and not name.startswith("."):
+            frame = _caller(1)
+            _guard["busy"] = True
+            try:
+                untrusted = frame is not None and not _is_trusted(frame)
+            finally:
+                _guard["busy"] = False
+            reason = untrusted and _judge_import(tables, name)
+            if reason:
+                _refuse("import", name, reason, frame)
+        return import_module(name, package)
+
+    checked_import_module.__doc__ = import_module.__doc__
+    module.import_module = checked_import_module
+
+
+def _install_guard(_sys=sys, _state={}):  # noqa: B006 - once per interpreter
+    """Install the run-time guard (once per interpreter; it acts only while armed). Our
+    CPython 3.13 only: the 3.12 fallback's standard library lives elsewhere, and it is
+    being retired."""
+    if _state or _sys.version_info < (3, 13):
+        return
+    import importlib
+    import operator
+
+    _patch_operator(operator)
+    _patch_import_module(importlib)
+    _sys.addaudithook(_runtime_guard)
+    _guard_builtins()
+    _state["installed"] = True
+
+
+def _arm(tables, policy, _guard=_GUARD):
+    """Arm the guard for the user code about to run under `tables`."""
+    _guard["tables"] = tables
+    _guard["policy"] = policy
+    _guard["findings"] = []
+    _guard["armed"] = True
+
+
+def _disarm(_guard=_GUARD, _write=os.write):
+    """Disarm the guard; its findings (if any) go to the host on stderr."""
+    _guard["armed"] = False
+    findings = _guard["findings"]
+    if findings:
+        _guard["findings"] = []
+        # The user's code may have broken `json` (sys.modules["json"] = None): the record is
+        # then lost, never the run's own outcome.
+        with contextlib.suppress(BaseException):
+            from json import dumps as _dumps
+
+            _write(2, FINDINGS_MARK + _dumps(findings).encode("utf-8", "replace") + b"\n")
+
+
+_GUEST_GLOBALS = globals()
+
+
 def _write_all(fd, data, _write=os.write):
     view = memoryview(data)
     while view:
@@ -452,19 +747,27 @@ def serve(_exit=os._exit):
     if mode == MODE_AUDIT:
         _write_answer(_audit_answer(rest))
         return end(0)
-    source, code_object = rest, None
+    source, code_object, tables, policy = rest, None, None, b""
     if mode in (MODE_SESSION, MODE_EXEC):
         policy, _, source = rest.partition(b"\n")
-        answer, code_object, blocked = _judge(source, _tables_for(policy))
+        tables = _tables_for(policy)
+        answer, code_object, blocked = _judge(source, tables)
         _write_answer(answer)
         del answer
         if blocked:
             return end(0)
+    guard = (tables, _policy_name(policy))
     if mode == MODE_SESSION:
-        return end(_run_session_code(code_object) & 0xFF)
+        return end(_run_session_code(code_object, guard) & 0xFF)
     # Exit statuses are 8 bits wide, as for a native process (and os._exit rejects ints
     # beyond 32 bits).
-    return end(_run_user_code(source, code_object) & 0xFF)
+    return end(_run_user_code(source, code_object, guard) & 0xFF)
+
+
+def _policy_name(policy_line):
+    """The policy's name for the guard's messages: a built-in one's, or "configured"."""
+    name = policy_line.partition(b":")[0].partition(b"+")[0]
+    return name[1:].decode() if name in (b"@strict", b"@balanced") else "configured"
 
 
 def _come_to_rest(status, _write_all=_write_all):
@@ -528,8 +831,10 @@ def _judge(source, tables):
         return b'{"audit_error":"memory","ran":false}', None, True
 
 
-def _run_user_code(source, code_object, _atexit=atexit, _builtins=builtins, _sys=sys,
-                   gc=gc, _report=_report, _exit_code=_exit_code, _flush=_flush):
+def _run_user_code(source, code_object, guard=(None, ""), _atexit=atexit,
+                   _builtins=builtins, _sys=sys, gc=gc, _report=_report,
+                   _exit_code=_exit_code, _flush=_flush, _arm=_arm,
+                   _disarm=_disarm):
     """Run the user's code as __main__; return its exit status. The functions that report
     the outcome are bound here, before the user's code can reach this module."""
     _sys.argv[:] = ["-c"]  # as on the plain path, whether or not this is a snapshot
@@ -539,10 +844,13 @@ def _run_user_code(source, code_object, _atexit=atexit, _builtins=builtins, _sys
     namespace = main_module.__dict__
     namespace["__builtins__"] = _builtins
     _sys.modules["__main__"] = main_module
+    _enter_working_directory()
     code = 0
     try:
         if code_object is None:
             code_object = compile(source, "<sandbox>", "exec", dont_inherit=True)
+        if guard[0] is not None:
+            _arm(*guard)
         exec(code_object, namespace)
     except SystemExit as exc:
         code = _exit_code(exc)
@@ -560,6 +868,7 @@ def _run_user_code(source, code_object, _atexit=atexit, _builtins=builtins, _sys
         namespace.clear()
         gc.collect()
     _flush()
+    _disarm()
     return code
 
 
@@ -678,8 +987,9 @@ def _stub_source(name, params):
 _BOOTSTRAP_MAIN = sys.modules.get("__main__")
 
 
-def _run_session_code(code_object, _builtins=builtins, _sys=sys, gc=gc, _report=_report,
-                      _exit_code=_exit_code, _flush=_flush, _state={}):  # noqa: B006
+def _run_session_code(code_object, guard=(None, ""), _builtins=builtins, _sys=sys, gc=gc,
+                      _report=_report, _exit_code=_exit_code, _flush=_flush,
+                      _arm=_arm, _disarm=_disarm, _state={}):  # noqa: B006
     """Run one request's code in the session's __main__ (created by the first request and
     kept for the next); return its exit status. Unlike a one-shot run, the namespace is not
     cleared and atexit handlers do not run: the session lives on."""
@@ -687,10 +997,13 @@ def _run_session_code(code_object, _builtins=builtins, _sys=sys, gc=gc, _report=
     if main_module is None:
         main_module = _state["main"] = type(_sys)("__main__")
         main_module.__dict__["__builtins__"] = _builtins
+        _enter_working_directory()  # a session's first call; later ones keep its cwd
     _sys.argv[:] = ["-c"]
     _sys.modules["__main__"] = main_module
     code = 0
     try:
+        if guard[0] is not None:
+            _arm(*guard)
         exec(code_object, main_module.__dict__)
     except SystemExit as exc:
         code = _exit_code(exc)
@@ -702,6 +1015,7 @@ def _run_session_code(code_object, _builtins=builtins, _sys=sys, gc=gc, _report=
         del exc
     finally:
         _flush()
+        _disarm()
         _sys.modules["__main__"] = _BOOTSTRAP_MAIN
     return code
 
@@ -725,7 +1039,10 @@ def _reseed_random_on_first_use(random_module):
             armed[0] = False
             instance.seed()
             for name in names:
-                setattr(random_module, name, getattr(instance, name))
+                # Only our own traps go back: a name the user replaced meanwhile (e.g.
+                # unittest.mock.patch("random.randint")) keeps the replacement.
+                if vars(random_module).get(name) is traps[name]:
+                    setattr(random_module, name, getattr(instance, name))
 
     def first_use(name):
         method = getattr(instance, name)
@@ -744,10 +1061,179 @@ def _reseed_random_on_first_use(random_module):
             return instance
         raise AttributeError(f"module 'random' has no attribute {name!r}")
 
-    for name in names:
-        setattr(random_module, name, first_use(name))
+    traps = {name: first_use(name) for name in names}
+    for name, trap in traps.items():
+        setattr(random_module, name, trap)
     del random_module._inst
     random_module.__getattr__ = module_getattr
+
+
+#: The guest's working directory: writable, so that relative paths work as on a desktop
+#: (`open('out.csv', 'w')`); what is written there comes back as the result's files.
+WORKING_DIRECTORY = "/output"
+
+
+def _enter_working_directory(_chdir=os.chdir):
+    with contextlib.suppress(OSError):  # a runtime without the in-memory tree keeps "/"
+        _chdir(WORKING_DIRECTORY)
+
+
+def _pbkdf2_hmac(hash_name, password, salt, iterations, dklen=None):
+    """hashlib.pbkdf2_hmac (RFC 8018), as CPython's pure-Python version before 3.12 (since
+    3.12 hashlib has it only through OpenSSL, which the guest does not have)."""
+    import hmac as _hmac
+    from hashlib import new as _new
+
+    if not isinstance(hash_name, str):
+        raise TypeError(hash_name)
+    password = bytes(memoryview(password))
+    salt = bytes(memoryview(salt))
+    inner, outer = _new(hash_name), _new(hash_name)
+    blocksize = getattr(inner, "block_size", 64)
+    if len(password) > blocksize:
+        password = _new(hash_name, password).digest()
+    password = password + b"\x00" * (blocksize - len(password))
+    inner.update(password.translate(_hmac.trans_36))
+    outer.update(password.translate(_hmac.trans_5C))
+
+    def prf(msg, inner=inner, outer=outer):
+        icpy, ocpy = inner.copy(), outer.copy()
+        icpy.update(msg)
+        ocpy.update(icpy.digest())
+        return ocpy.digest()
+
+    if iterations < 1:
+        raise ValueError(iterations)
+    if dklen is None:
+        dklen = outer.digest_size
+    if dklen < 1:
+        raise ValueError(dklen)
+    dkey = b""
+    loop = 1
+    while len(dkey) < dklen:
+        prev = prf(salt + loop.to_bytes(4, "big"))
+        rkey = int.from_bytes(prev, "big")
+        for _ in range(iterations - 1):
+            prev = prf(prev)
+            rkey ^= int.from_bytes(prev, "big")
+        loop += 1
+        dkey += rkey.to_bytes(inner.digest_size, "big")
+    return dkey[:dklen]
+
+
+def _explain_missing_capabilities():
+    """What the sandbox lacks fails at the call with one line that says why (an agent can
+    correct itself), instead of an errno that suggests a bug."""
+    import errno
+    import hashlib
+    import subprocess
+    import threading
+
+    try:
+        import socket
+    except ImportError:  # a build without _socket: nothing to explain
+        socket = None
+
+    if not hasattr(hashlib, "pbkdf2_hmac"):
+        hashlib.pbkdf2_hmac = _pbkdf2_hmac
+        hashlib.__all__ = (*hashlib.__all__, "pbkdf2_hmac")
+
+    def no_processes(*args, **kwargs):
+        raise OSError(errno.ENOSYS, "no processes in the sandbox: a program cannot be "
+                      "started (do the work in Python, or ask the host for a tool)")
+
+    def popen_init(self, *args, **kwargs):
+        no_processes()
+
+    subprocess.Popen.__init__ = popen_init
+    # os.system and os.popen say why; the rest of the process functions stay absent, as on
+    # WASI (the standard library tests `hasattr(os, "fork")` to decide what to set up).
+    os.system = os.popen = no_processes
+
+    if socket is not None:
+        real_socket_init = socket.socket.__init__
+
+        def no_network(self, *args, **kwargs):
+            try:
+                real_socket_init(self, *args, **kwargs)
+            except OSError:
+                raise OSError(errno.ENOSYS, "no network in the sandbox: sockets cannot be "
+                              "opened (ask the host for a tool that fetches what you need)"
+                              ) from None
+
+        socket.socket.__init__ = no_network
+
+        def no_name_lookup(*args, **kwargs):
+            raise OSError(errno.ENOSYS, "no network in the sandbox: host names cannot be "
+                          "looked up (ask the host for a tool that fetches what you need)")
+
+        for name in ("getaddrinfo", "gethostbyname", "gethostbyname_ex", "gethostbyaddr",
+                     "create_connection", "create_server", "socketpair"):
+            setattr(socket, name, no_name_lookup)
+
+    def no_threads(self):
+        raise RuntimeError("no threads in the sandbox: a thread cannot start (run the work in "
+                           "this thread; asyncio works without threads)")
+
+    threading.Thread.start = no_threads
+
+
+def _asyncio_without_a_self_pipe(module):
+    """asyncio's event loop makes a socket pair so that other threads and signal handlers can
+    wake it; the guest has neither, nor sockets. Without the pair, coroutines, tasks,
+    sleeps and timeouts work as they do anywhere."""
+    loop_class = module.BaseSelectorEventLoop
+    make_self_pipe, close_self_pipe = loop_class._make_self_pipe, loop_class._close_self_pipe
+
+    def _make_self_pipe(self):
+        try:
+            make_self_pipe(self)
+        except OSError:
+            self._ssock = self._csock = None
+
+    def _close_self_pipe(self):
+        if self._ssock is not None:
+            close_self_pipe(self)
+
+    loop_class._make_self_pipe, loop_class._close_self_pipe = _make_self_pipe, _close_self_pipe
+
+
+#: Standard-library modules patched right after their import (not preloaded: most runs
+#: never import them, and preloading would grow every instance's memory).
+_AFTER_IMPORT = {"asyncio.selector_events": _asyncio_without_a_self_pipe}
+
+
+class _PatchingLoader:
+    """A module's own loader, then its patch."""
+
+    def __init__(self, loader, patch):
+        self._loader, self._patch = loader, patch
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module):
+        self._loader.exec_module(module)
+        self._patch(module)
+
+
+class _AfterImportFinder:
+    """First on sys.meta_path: finds nothing itself; for a module of `_AFTER_IMPORT` it
+    wraps the spec the other finders give."""
+
+    @staticmethod
+    def find_spec(name, path=None, target=None, _patches=_AFTER_IMPORT, _sys=sys):
+        patch = _patches.get(name)
+        if patch is None:
+            return None
+        for finder in _sys.meta_path:
+            if finder is _AfterImportFinder:
+                continue
+            spec = finder.find_spec(name, path, target)
+            if spec is not None:
+                spec.loader = _PatchingLoader(spec.loader, patch)
+                return spec
+        return None
 
 
 #: Free heap our runtime's snapshot starts with (see the end of this file).
@@ -779,6 +1265,13 @@ print(main(list(range(10))), "__class__", sorted(range(3), key=lambda v: -v))
 if __name__ == "__main__" and sys.argv[1:] == ["--snapshot-init"]:
     for _name in _PRELOAD:
         __import__(_name)
+    if sys.version_info >= (3, 13):  # our runtime; the 3.12 fallback stays as it was
+        _install_guard()
+        _explain_missing_capabilities()
+        sys.meta_path.insert(0, _AfterImportFinder)
+    # A module the script writes is compiled from its source each time it is imported (and
+    # so judged by the run-time guard), never cached as bytecode in the guest's tree.
+    sys.dont_write_bytecode = True
     _reseed_random_on_first_use(sys.modules["random"])
     # Judge a typical source a few times under both built-in policies (nothing of it runs):
     # the interpreter's adaptive instructions on the audit's path specialise now, in the
@@ -800,4 +1293,4 @@ if __name__ == "__main__" and sys.argv[1:] == ["--snapshot-init"]:
         _headroom = bytearray(HEAP_HEADROOM_BYTES)
         del _headroom
 elif __name__ == "__main__":
-    serve()
+    serve()  # the vmware-labs 3.12 fallback (being retired): the static audit only

@@ -29,6 +29,7 @@ from ._engine import EPOCH_TICK_SECONDS, EngineHost
 from ._guest import (
     ANSWER_LENGTH_BYTES,
     ERROR_MARK,
+    FINDINGS_MARK,
     MAX_ANSWER_BYTES,
     MAX_ERROR_RECORD_BYTES,
     STATUS_MARK,
@@ -88,6 +89,7 @@ class _CappedOutput:
         self.total = 0
         self.truncated = False
         self.error_record: bytes | None = None
+        self.findings_record: bytes | None = None
         self.status_record: int | None = None
         self._error_channel = error_channel
         # The bootstrap's audit answer precedes user output: 8-byte length, then JSON.
@@ -144,6 +146,11 @@ class _CappedOutput:
             status = chunk[len(STATUS_MARK) :].strip()
             self.status_record = int(status) if status.isdigit() and len(status) <= 3 else None
             return
+        if self._error_channel and chunk.startswith(FINDINGS_MARK):
+            # The run-time guard's findings, written once after the user code ended.
+            record = chunk[len(FINDINGS_MARK) :].strip()
+            self.findings_record = record if len(record) <= MAX_ERROR_RECORD_BYTES else None
+            return
         if self._error_channel and chunk.startswith(ERROR_MARK):
             # The bootstrap reports the uncaught exception here after the user code ended.
             # Kept whole (it is bounded by MAX_ERROR_RECORD_BYTES) so that it parses; a
@@ -198,6 +205,8 @@ class GuestOutcome:
     stdout_bytes: int = 0
     stderr_bytes: int = 0
     error_record: bytes | None = None
+    #: The run-time guard's findings (JSON list), if it made any.
+    findings_record: bytes | None = None
     #: The exit status a request that returns reported when it came back to rest (None:
     #: it did not, e.g. it trapped).
     status_record: int | None = None
@@ -873,6 +882,7 @@ def _collect_output(
     outcome.stderr_text, outcome.stderr_truncated = stderr.text()
     outcome.stdout_bytes, outcome.stderr_bytes = stdout.total, stderr.total
     outcome.error_record = stderr.error_record
+    outcome.findings_record = stderr.findings_record
     outcome.status_record = stderr.status_record
     if outcome.at_rest and outcome.trap is None and stderr.status_record is not None:
         outcome.exit_code = stderr.status_record

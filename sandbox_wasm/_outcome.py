@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from . import _javascript as javascript
 from ._artifacts import RuntimeFile, wasmtime_version
 from ._audit import build_report, parse_audit_answer
-from ._guest import MAX_ERROR_MESSAGE_CHARS, MAX_ERROR_TYPE_CHARS
+from ._guest import MAX_ERROR_MESSAGE_CHARS, MAX_ERROR_TYPE_CHARS, MAX_RUNTIME_FINDINGS
 from ._guest_program import GuestOutcome
 from ._json import clean_json_value, clean_text, loads_strict_json
 from ._models import (
@@ -29,6 +29,7 @@ from ._models import (
     EffectiveLimits,
     ErrorInfo,
     ExecutionResult,
+    Finding,
     Language,
     Limits,
     Metrics,
@@ -55,6 +56,27 @@ def _runtime_fields(runtime: RuntimeFile) -> dict[str, object]:
     # Validated once per runtime file: it is on every execution's path.
     return RuntimeInfo(name=runtime.name, version=runtime.version, sha256=runtime.sha256,
                        wasmtime=wasmtime_version()).model_dump()
+
+
+def runtime_findings(record: bytes | None) -> list[Finding]:
+    """The run-time guard's findings from its record (a JSON list of [kind, name, line,
+    col, reason]); what does not have that shape is dropped (user code can write to
+    stderr too, so the record is read as untrusted)."""
+    if not record:
+        return []
+    try:
+        items = json.loads(record)
+    except ValueError:
+        return []
+    found: list[Finding] = []
+    for item in items[:MAX_RUNTIME_FINDINGS] if isinstance(items, list) else ():
+        try:
+            kind, name, line, col, reason = item
+            found.append(Finding(kind=kind, name=clean_text(str(name)), line=int(line),
+                                 col=int(col), reason=clean_text(str(reason))))
+        except (TypeError, ValueError):
+            continue
+    return found
 
 
 class ResultBuilder:
@@ -116,7 +138,20 @@ class ResultBuilder:
                 message += f" and {more} more finding{'s' if more > 1 else ''}"
             return self.finish("blocked", error=ErrorInfo(type="SecurityViolation",
                                                           message=message))
+        self._add_runtime_findings(outcome)
         return self.from_outcome(outcome)
+
+    def _add_runtime_findings(self, outcome: GuestOutcome) -> None:
+        """What the guest's run-time guard found while the code ran (computed attribute
+        names, code compiled at run time, ...): listed with the static findings, and the
+        verdict is `flagged` (the code ran; the guard refused what it found under an
+        enforcing policy)."""
+        found = runtime_findings(outcome.findings_record)
+        if found:
+            self.audit = self.audit.model_copy(update={
+                "flagged_calls": [*self.audit.flagged_calls, *found],
+                "safety_verdict": "flagged",
+            })
 
     def _without_audit_answer(self, outcome: GuestOutcome) -> ExecutionResult:
         """The guest ended before its audit answer: the deadline, fuel or memory ran out

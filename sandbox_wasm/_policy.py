@@ -55,17 +55,18 @@ class AuditPolicy(BaseModel):
 #: The union of the product notes' lists: modules, calls (getattr & co. included) and
 #: attributes; `sys` is refused whatever it is used for.
 STRICT_POLICY = AuditPolicy()
-#: Judges by what a construct can reach: every standard-library module that only computes
-#: (`_stdlib.py` gives the reason for each), `open` and the file modules (the guest's files
-#: are its own in-memory tree), getattr & co. with literal non-dunder names, and the safe
-#: subset of `sys`. The default.
+#: Refuses only what reaches into the interpreter's internals (the first step of every known
+#: Python sandbox escape): frame, code and function internals, the __subclasses__ /
+#: __globals__ / __builtins__ walks, gc/ctypes/marshal, the import machinery. Every other
+#: standard-library module imports; computed attribute names, eval/exec/compile and imports
+#: of computed names are judged inside the guest at run time. The default.
 BALANCED_POLICY = AuditPolicy(
     name="balanced",
     blocked_modules=frozenset(BALANCED_TABLES["blocked_modules"]),
-    allowed_modules=frozenset(BALANCED_TABLES["allowed_modules"]),
+    allowed_modules=None,
     blocked_calls=frozenset(BALANCED_TABLES["blocked_calls"]),
-    literal_attribute_calls=frozenset(BALANCED_TABLES["literal_calls"]),
-    sys_attributes=frozenset(BALANCED_TABLES["sys_attributes"]),
+    blocked_attributes=frozenset(BALANCED_TABLES["blocked_attributes"]),
+    blocked_names=frozenset(BALANCED_TABLES["blocked_names"]),
     import_bound_calls=bool(BALANCED_TABLES["import_bound_calls"]),
 )
 #: The strict lists, reported but not enforced: the sandbox alone contains the code.

@@ -1,15 +1,15 @@
 """Every module of the guests' standard libraries (CPython 3.13, and 3.12 for the fallback
-runtime), classified for the balanced policy: allowed
-(it only computes) or blocked (it reaches files, processes, the network, interpreter
-internals or code loading), with a one-line reason each. The reason is shown in the finding
-of a refused import.
+runtime), classified for the balanced policy, with a one-line reason each: allowed (what
+it does inside the sandbox) or blocked (it reaches the interpreter's internals: the first
+step of an escape). The reason of a blocked module is shown in the finding of a refused
+import.
 
-A module whose purpose is computation stays allowed when it also offers a convenience that
-takes a file path (`logging.FileHandler`, `xml.etree.ElementTree.parse`): such a path is
-opened with the guest's `open`, and the sandbox has no host directory to open it in. The
-allowlist itself lives in the guest (`_guest.BALANCED_ALLOWED_MODULES`, needed there to
-decide); `tests/test_stdlib.py` keeps this table and that list in step, and checks the table
-against the guest's `sys.stdlib_module_names`.
+Balanced blocks little: the WebAssembly boundary and the limits are the guarantee, so a
+module is allowed when its worst is to fail at the call (no processes, threads or sockets
+exist in the guest) or to work on the guest's own in-memory tree (no host directory exists
+to reach). The blocked modules are also in the guest's table (`_guest.BALANCED_TABLES`,
+needed there to decide); `tests/test_stdlib.py` keeps this table and that one in step, and
+checks the table against the guest's `sys.stdlib_module_names`.
 """
 
 from __future__ import annotations
@@ -19,89 +19,101 @@ def _each(reason: str, names: str) -> dict[str, str]:
     return dict.fromkeys(names.split(), reason)
 
 
-#: Top-level modules the balanced policy allows, and why they are harmless.
+#: Top-level modules the balanced policy allows, and what they do in the sandbox.
 ALLOWED: dict[str, str] = {
     **_each("pure computation", """
         __future__ abc array bisect cmath colorsys contextlib contextvars copy dataclasses
         decimal enum fractions functools graphlib heapq itertools math numbers operator
-        random statistics types typing weakref"""),
+        random statistics types typing weakref copyreg"""),
     **_each("text processing", """
         base64 binascii difflib fnmatch keyword re reprlib shlex string stringprep textwrap
-        token unicodedata"""),
+        token tokenize unicodedata codecs quopri sre_compile sre_constants sre_parse"""),
     **_each("data formats parsed and written in memory", """
-        csv email html json plistlib struct tomllib xml zlib"""),
+        csv email html json plistlib struct tomllib xml zlib pyexpat bz2 lzma _compression
+        configparser mimetypes netrc mailbox wave chunk aifc sunau sndhdr imghdr audioop uu
+        xdrlib mailcap pipes"""),
     **_each("dates and times (the guest's clock is the host's; no sleeping past the deadline)",
-            "calendar datetime time sched"),
+            "calendar datetime time sched zoneinfo"),
     **_each("hashes and tokens", "hashlib hmac secrets uuid"),
-    **_each("in-memory streams (StringIO, BytesIO), and io.open on the guest's own tree", "io"),
+    **_each("in-memory streams, and files of the guest's own in-memory tree", "io"),
     **_each("files in the guest's own in-memory tree (/input, /output, /tmp): no host "
             "directory exists to reach", """
-        pathlib glob shutil tempfile filecmp fileinput zipfile tarfile gzip"""),
-    **_each("command-line parsing of the script's own argv", "argparse getopt optparse"),
-    **_each("diagnostics written to the guest's own streams", "logging traceback warnings"),
-    **_each("pretty-printing to a string or the guest's stdout", "pprint"),
+        os posix pathlib glob shutil tempfile filecmp fileinput zipfile tarfile gzip stat
+        genericpath posixpath ntpath nturl2path linecache tabnanny dbm shelve sqlite3
+        zipapp gettext"""),
+    **_each("command-line parsing and prompts of the script's own (empty) input",
+            "argparse getopt optparse getpass cmd readline rlcompleter"),
+    **_each("diagnostics written to the guest's own streams", """
+        logging traceback warnings faulthandler tracemalloc pprint"""),
     **_each("data structures", "collections queue"),
     **_each("constants and formatting rules", "errno locale"),
-    **_each("parses code into a tree without running it", "ast"),
+    **_each("code as data: parsed, inspected or compiled, and judged by the run-time guard",
+            """ast symtable dis opcode inspect importlib pkgutil zipimport runpy code codeop
+            compileall py_compile modulefinder pyclbr keyword"""),
+    **_each("tests and tools run inside the sandbox", """
+        unittest doctest timeit trace profile cProfile pstats pdb bdb pydoc pydoc_data
+        pickletools this antigravity"""),
+    **_each("pickles: the guest unpickles only its own objects", """
+        pickle _compat_pickle"""),
     **_each("functions run at exit, under the same deadline and fuel", "atexit"),
     **_each("address arithmetic, no sockets", "ipaddress"),
     **_each("codecs for text the guest decodes itself", "encodings"),
-    **_each("allowed by attribute: standard streams, version, recursion limit, exit, argv; "
-            "every other use of sys is flagged", "sys"),
-}
-
-#: Top-level modules the balanced policy blocks, and what they would reach.
-BLOCKED: dict[str, str] = {
-    **_each("operating-system interface: files, processes, environment", """
-        os posix nt pwd grp spwd resource fcntl termios tty pty msvcrt winreg winsound
-        _winapi _overlapped syslog nis crypt _crypt ossaudiodev"""),
-    **_each("file and directory access", """
-        linecache tabnanny netrc mailbox
-        mailcap mimetypes dbm _dbm _gdbm shelve sqlite3 _sqlite3 bz2
-        _bz2 lzma _lzma _compression zipapp chunk wave aifc sunau sndhdr imghdr audioop uu
-        xdrlib gettext zoneinfo _zoneinfo genericpath posixpath ntpath nturl2path
-        configparser getpass readline rlcompleter"""),
-    **_each("processes, threads and signals", """
-        subprocess _posixsubprocess multiprocessing _multiprocessing _posixshmem concurrent
-        threading _thread _threading_local signal _signal select selectors mmap"""),
-    **_each("network access", """
-        socket _socket ssl _ssl http urllib ftplib smtplib poplib imaplib nntplib telnetlib
-        socketserver xmlrpc asyncio _asyncio webbrowser wsgiref cgi cgitb antigravity"""),
-    **_each("interpreter internals and escape routes", """
-        builtins gc inspect ctypes _ctypes faulthandler tracemalloc _tracemalloc
-        symtable _symtable dis opcode _opcode copyreg site sysconfig
-        _sitebuiltins _aix_support _osx_support _scproxy platform _frozen_importlib
-        _frozen_importlib_external _imp _abc _ast _warnings _weakref _weakrefset
-        _interpreters _interpchannels _interpqueues _opcode_metadata _sysconfig
-        _suggestions _colorize _android_support _apple_support _ios_support _wmi"""),
-    **_each("loads or runs code (compile, exec, import machinery, pickles)", """
-        importlib pkgutil zipimport runpy code codeop compileall py_compile modulefinder
-        pyclbr pickle _pickle _compat_pickle pickletools marshal timeit doctest unittest
-        trace profile cProfile _lsprof pstats pdb bdb cmd pydoc pydoc_data idlelib lib2to3
-        ensurepip venv this _pyrepl"""),
-    **_each("terminal and graphics toolkits", """
-        curses _curses _curses_panel tkinter _tkinter turtle turtledemo"""),
-    **_each("Windows installers", "msilib _msi"),
-    **_each("private accelerator of a public module (import the public one)", """
+    **_each("describes the interpreter; its frame and hook functions are refused by name",
+            "sys sysconfig site platform _sitebuiltins"),
+    **_each("the builtins; getattr & co. check escape-prone names at run time", "builtins"),
+    **_each("processes: there are none in the sandbox, so starting one fails at the call",
+            """subprocess multiprocessing concurrent signal pty tty termios fcntl resource
+            pwd grp spwd syslog nis crypt ossaudiodev"""),
+    **_each("threads: the guest cannot start one, so starting one fails at the call",
+            "threading _threading_local"),
+    **_each("network: the guest has no sockets, so connecting fails at the call", """
+        socket ssl http urllib ftplib smtplib poplib imaplib nntplib telnetlib socketserver
+        xmlrpc asyncio webbrowser wsgiref cgi cgitb select selectors mmap"""),
+    **_each("terminal and graphics toolkits (absent in the guest)", """
+        curses tkinter turtle turtledemo idlelib"""),
+    **_each("other platforms' modules (absent in the guest)", """
+        nt msvcrt winreg winsound msilib _winapi _overlapped _wmi _aix_support _osx_support
+        _scproxy _android_support _apple_support _ios_support"""),
+    **_each("packaging tools (there is nothing to install into)", "ensurepip venv lib2to3"),
+    **_each("private accelerator or helper of a public module", """
         _bisect _blake2 _codecs _codecs_cn _codecs_hk _codecs_iso2022 _codecs_jp _codecs_kr
         _codecs_tw _collections _collections_abc _contextvars _csv _datetime _decimal
         _elementtree _functools _hashlib _heapq _io _json _locale _markupbase _md5
         _multibytecodec _operator _py_abc _pydatetime _pydecimal _pyio _pylong _queue
         _random _sha1 _sha2 _sha3 _sre _stat _statistics _string _strptime _struct
-        _tokenize _typing _uuid"""),
-    **_each("low-level tools with no use without files or internals", """
-        codecs sre_compile sre_constants sre_parse tokenize stat pyexpat quopri pipes"""),
+        _tokenize _typing _uuid _abc _ast _warnings _weakref _weakrefset _opcode
+        _opcode_metadata _sysconfig _suggestions _colorize _pyrepl _pickle _bz2 _lzma
+        _dbm _gdbm _sqlite3 _zoneinfo _posixsubprocess _multiprocessing _posixshmem _thread
+        _signal _socket _ssl _asyncio _symtable _tracemalloc _crypt _msi _curses
+        _curses_panel _tkinter _lsprof"""),
+}
+
+#: Top-level modules the balanced policy blocks, and what they would reach.
+BLOCKED: dict[str, str] = {
+    **_each("interpreter internals: every object, or raw memory", "gc ctypes _ctypes"),
+    **_each("interpreter internals: code objects made from bytes", "marshal"),
+    **_each("interpreter internals: the import machinery", """
+        _imp _frozen_importlib _frozen_importlib_external"""),
+    **_each("interpreter internals: other interpreters in this process", """
+        _interpreters _interpchannels _interpqueues"""),
 }
 #: Submodules judged apart from their package (the longest matching name decides).
-ALLOWED_SUBMODULES: dict[str, str] = {
-    "urllib.parse": "URL parsing, no network",
+BLOCKED_SUBMODULES: dict[str, str] = {
+    "importlib._bootstrap": "interpreter internals: the import machinery",
+    "importlib._bootstrap_external": "interpreter internals: the import machinery",
+    "importlib.machinery": "interpreter internals: the import machinery",
 }
 
 
 def import_reason(module: str) -> str | None:
-    """Why the balanced policy refuses a top-level standard-library module, or None when it
-    is allowed or not part of the standard library."""
-    return BLOCKED.get(module.split(".")[0])
+    """Why the balanced policy refuses a standard-library module, or None when it is allowed
+    or not part of the standard library."""
+    parts = module.split(".")
+    for depth in range(len(parts), 1, -1):
+        reason = BLOCKED_SUBMODULES.get(".".join(parts[:depth]))
+        if reason is not None:
+            return reason
+    return BLOCKED.get(parts[0])
 
 
 #: Modules of the 3.12 fallback's standard library that 3.13 removed (PEP 594, lib2to3).

@@ -13,6 +13,7 @@ of wasmtime.
 from __future__ import annotations
 
 import struct
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +32,18 @@ FDSTAT = struct.Struct("<BxHxxxxQQ")
 FILESTAT = struct.Struct("<QQBxxxxxxxQQQQQ")
 DIRENT = struct.Struct("<QQIBxxx")
 STDIO_RIGHTS = (vfs.RIGHT_FD_READ, vfs.RIGHT_FD_WRITE, vfs.RIGHT_FD_WRITE)
+
+
+#: fst_flags of the set-times calls: set the modification time to `mtim`, or to now.
+FSTFLAGS_MTIM, FSTFLAGS_MTIM_NOW = 4, 8
+
+
+def _set_mtime(node: vfs.Node, mtim: int, flags: int) -> None:
+    """os.utime: the tree keeps one time per node (access and change times read as it)."""
+    if flags & FSTFLAGS_MTIM_NOW:
+        node.mtime_ns = time.time_ns()
+    elif flags & FSTFLAGS_MTIM:
+        node.mtime_ns = mtim
 
 
 def _path(memory: GuestMemory, address: int, length: int) -> bytes:
@@ -135,11 +148,11 @@ class FsCalls:
             self._fs().set_size(fd, size)
         return self._call(body)
 
-    def fd_filestat_set_times(self, fd: int, _atim: int, _mtim: int, _flags: int) -> int:
+    def fd_filestat_set_times(self, fd: int, _atim: int, mtim: int, flags: int) -> int:
         def body() -> None:
             if self._stdio(fd):
                 raise FsError(vfs.EBADF)
-            self._fs().handle(fd)  # times are the tree's own; the call is accepted
+            _set_mtime(self._fs().handle(fd).node, mtim, flags)
         return self._call(body)
 
     def fd_sync(self, fd: int) -> int:
@@ -315,8 +328,9 @@ class FsCalls:
         return self._call(body)
 
     def path_filestat_set_times(self, caller: wasmtime.Caller, fd: int, _flags: int, path: int,
-                                path_len: int, _atim: int, _mtim: int, _fst: int) -> int:
-        return self._call(lambda: self._fs().stat(fd, _path(self._memory(caller), path, path_len)))
+                                path_len: int, _atim: int, mtim: int, fst: int) -> int:
+        return self._call(lambda: _set_mtime(
+            self._fs().stat(fd, _path(self._memory(caller), path, path_len)), mtim, fst))
 
     def path_create_directory(self, caller: wasmtime.Caller, fd: int, path: int,
                               path_len: int) -> int:

@@ -29,7 +29,7 @@ MIXED: list[Any] = [
     {"code": "import json\nprint(json.dumps({'n': sum(range(10))}))"},
     {"code": "while True:\n    pass", "limits": {"timeout_ms": 300}},
     {"code": "raise ValueError('bad value')"},
-    {"code": "import socket"},
+    {"code": "import ctypes"},
     {"code": "open('/etc/passwd')"},
     {"code": "def f(:\n    pass"},
     "print('a plain code string')",

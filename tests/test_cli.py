@@ -32,7 +32,7 @@ def test_safe_example() -> None:
 def test_blocked_example_exit_1() -> None:
     done = wasm_exec(str(EXAMPLES / "blocked_injection.py"))
     assert done.returncode == 1 and done.stdout == ""
-    assert "blocked" in done.stderr and "subprocess" in done.stderr
+    assert "blocked" in done.stderr and "__subclasses__" in done.stderr
 
 
 def test_infinite_loop_example_times_out() -> None:
@@ -70,9 +70,9 @@ def test_report_only_runs_flagged_code_in_the_sandbox() -> None:
 
 def test_audit_subcommand(tmp_path: Path) -> None:
     script = tmp_path / "s.py"
-    script.write_text("import socket\nprint(1)\n")
+    script.write_text("import gc\nprint(1)\n")
     done = wasm_exec("audit", str(script))
-    assert done.returncode == 1 and "socket" in done.stdout and "blocked" in done.stdout
+    assert done.returncode == 1 and "'gc'" in done.stdout and "blocked" in done.stdout
     script.write_text("print(1)\n")
     assert wasm_exec("audit", str(script)).returncode == 0
     report = json.loads(wasm_exec("audit", "--json", str(script)).stdout)

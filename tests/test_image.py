@@ -108,12 +108,15 @@ def test_an_image_without_wheels_is_the_base_runtime(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("make", "flagged"),
     [
-        pytest.param(lambda image: sw.Sandbox(), True, id="no-image"),
-        pytest.param(lambda image: sw.Sandbox(image=image), False, id="image"),
-        pytest.param(lambda image: sw.Sandbox(image=image, allow_image_packages=False), True,
-                     id="image-without-its-packages"),
+        # Strict has an allowlist: an image's packages join it.
+        pytest.param(lambda image: sw.Sandbox(policy="strict"), True, id="no-image"),
         pytest.param(lambda image: sw.Sandbox(image=image, policy="strict"), False,
-                     id="image-strict"),
+                     id="image"),
+        pytest.param(lambda image: sw.Sandbox(image=image, policy="strict",
+                                              allow_image_packages=False), True,
+                     id="image-without-its-packages"),
+        # Balanced has none: any package imports (or fails to, without the image).
+        pytest.param(lambda image: sw.Sandbox(image=image), False, id="image-balanced"),
     ],
 )
 def test_the_audit_allows_the_package_only_with_the_image(image: Path, make, flagged: bool
@@ -126,15 +129,15 @@ def test_the_audit_allows_the_package_only_with_the_image(image: Path, make, fla
                                                              "tabulate.version"}
 
 
-def test_the_allowlist_grows_by_the_packages_only(box: sw.Sandbox) -> None:
-    assert box.policy.allowed_modules == sw.BALANCED_POLICY.allowed_modules | {"tabulate"}
-    assert box.policy.blocked_modules == sw.BALANCED_POLICY.blocked_modules
-    assert box.image is not None and box.image.packages == ("tabulate",)
-    # Blocked modules stay blocked, and the guest refuses to run them too.
-    result = box.execute("import tabulate\nimport os\nprint('ran')")
-    assert result.status == "blocked" and result.stdout == ""
-    strict = box.execute("import subprocess\nprint('ran')", policy="strict")
-    assert strict.status == "blocked" and strict.stdout == ""
+def test_the_allowlist_grows_by_the_packages_only(image: Path) -> None:
+    with sw.Sandbox(image=image, policy="strict") as box:
+        assert sw.STRICT_POLICY.allowed_modules is not None
+        assert box.policy.allowed_modules == sw.STRICT_POLICY.allowed_modules | {"tabulate"}
+        assert box.policy.blocked_modules == sw.STRICT_POLICY.blocked_modules
+        assert box.image is not None and box.image.packages == ("tabulate",)
+        # Blocked modules stay blocked, and the guest refuses to run them too.
+        result = box.execute("import tabulate\nimport os\nprint('ran')")
+        assert result.status == "blocked" and result.stdout == ""
 
 
 def test_a_per_call_policy_gets_the_packages_too(box: sw.Sandbox) -> None:
@@ -147,7 +150,9 @@ def test_a_per_call_policy_gets_the_packages_too(box: sw.Sandbox) -> None:
 def test_execute_takes_an_image(image: Path) -> None:
     result = sw.execute(TABLE_CODE, image=image)
     assert result.stdout == TABULATE_TABLE
-    assert sw.execute("import tabulate").status == "blocked"
+    missing = sw.execute("import tabulate")  # not in the base runtime
+    assert missing.status == "failed" and missing.error is not None
+    assert missing.error.type == "ModuleNotFoundError"
 
 
 def test_an_image_or_a_python_runtime_not_both(image: Path) -> None:
@@ -230,8 +235,8 @@ def test_the_cli_builds_shows_and_runs_an_image(wheel: Path, tmp_path: Path) -> 
     run = subprocess.run([*cli, "--image", str(out), "-c", TABLE_CODE], capture_output=True,
                          text=True, timeout=120)
     assert (run.returncode, run.stdout, run.stderr) == (0, TABULATE_TABLE, "")
-    blocked = subprocess.run([*cli, "-c", "import tabulate"], capture_output=True, text=True,
-                             timeout=120)
+    blocked = subprocess.run([*cli, "--policy", "strict", "-c", "import tabulate"],
+                             capture_output=True, text=True, timeout=120)
     assert blocked.returncode == 1 and "not in the allowlist" in blocked.stderr
 
 

@@ -122,8 +122,8 @@ def test_execute_descriptions_agree_with_the_schema(tools: dict[str, Tool]) -> N
         assert "default standard_5s" in text
     assert "32768" in tool.input_schema["properties"]["python_script"]["description"]
     assert "32 KiB" in tool.description
-    for blocked in ("open", "eval", "exec", "__import__"):
-        assert blocked in tool.description
+    for named in ("__subclasses__", "__globals__", "gc", "ctypes", "PermissionError"):
+        assert named in tool.description
     assert "audit_python_code" in tool.description
 
 
@@ -176,7 +176,7 @@ def test_call_runs_the_script(mcp: StdioMcp) -> None:
 
 def test_call_with_a_blocked_import_does_not_run(mcp: StdioMcp) -> None:
     result = mcp.call(
-        "execute_python_sandbox", {"python_script": "import os\nprint(os.listdir('/'))"}
+        "execute_python_sandbox", {"python_script": "import gc\nprint(gc.get_objects())"}
     )
     content = result.structured_content
     assert content is not None
@@ -185,8 +185,8 @@ def test_call_with_a_blocked_import_does_not_run(mcp: StdioMcp) -> None:
     )
     assert content["ast_security_audit"]["safety_verdict"] == "blocked"
     finding = content["ast_security_audit"]["flagged_calls"][0]
-    assert (finding["name"], finding["kind"], finding["line"]) == ("os", "import", 1)
-    assert "os" in finding["reason"]
+    assert (finding["name"], finding["kind"], finding["line"]) == ("gc", "import", 1)
+    assert "gc" in finding["reason"]
 
 
 def test_call_reports_a_timeout(mcp: StdioMcp) -> None:
@@ -200,11 +200,11 @@ def test_call_reports_a_timeout(mcp: StdioMcp) -> None:
 
 
 def test_audit_tool_checks_without_running(mcp: StdioMcp) -> None:
-    blocked = mcp.call("audit_python_code", {"python_script": "import subprocess\nexec('1')"})
+    blocked = mcp.call("audit_python_code", {"python_script": "import marshal\nf.__globals__"})
     report = blocked.structured_content
     assert report is not None
     assert report["safety_verdict"] == "blocked"
-    assert {f["name"] for f in report["flagged_calls"]} == {"subprocess", "exec"}
+    assert {f["name"] for f in report["flagged_calls"]} == {"marshal", "__globals__"}
     safe = mcp.call("audit_python_code", {"python_script": "type Pair = tuple[int, int]"})
     assert safe.structured_content is not None
     assert (safe.structured_content["syntax_valid"], safe.structured_content["safety_verdict"]) \

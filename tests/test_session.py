@@ -83,7 +83,7 @@ def test_sys_exit_reports_its_status_and_keeps_the_state(session: sw.Session) ->
 
 def test_blocked_code_does_not_run_and_changes_nothing(session: sw.Session) -> None:
     run(session, "value = 1")
-    blocked = run(session, "value = 2\nimport subprocess")
+    blocked = run(session, "value = 2\nimport gc")
     assert blocked.status == "blocked"
     assert run(session, "print(value)").stdout == "1\n"
 

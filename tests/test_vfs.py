@@ -56,7 +56,7 @@ def test_the_tree_lists_and_stats_as_posix_would(box: sw.Sandbox) -> None:
         "print(os.path.exists('/nope'), os.path.exists('/input/nope'))\n"
     ), files={"a.txt": "hello", "sub/b.txt": "x"}, policy="report")
     assert result.stdout.splitlines() == [
-        "['input', 'output', 'tmp'] ['a.txt', 'sub'] /",
+        "['input', 'output', 'tmp'] ['a.txt', 'sub'] /output",
         "5 True True",
         "[('/input', ['sub'], ['a.txt']), ('/input/sub', [], ['b.txt'])]",
         "False False",

@@ -32,7 +32,6 @@ from .._errors import SandboxError
 from .._models import ExecutionResult, Limits
 from .._policy import REPORT_ONLY_POLICY
 from .._sandbox import Sandbox
-from .._vfs import ROOT_NAMES
 from ._common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, OneLineParser, UsageError
 
 # Deadlines are epoch ticks driven by a host thread: allow the guest this much past its
@@ -248,32 +247,39 @@ class Doctor:
         return self._check_cap("stderr", "max_stderr_bytes")
 
     def check_no_preopens(self) -> tuple[str, dict[str, object]]:
+        # A canary this check plants itself, found by its content, not by guessing names:
+        # the guest's own in-memory tree has /, /tmp and a working directory of its own,
+        # so a host path's name showing up in the guest proves nothing, but the canary's
+        # secret or its unique directory would.
         with tempfile.TemporaryDirectory(prefix="sandbox-wasm-doctor-") as tmp:
             canary = Path(tmp) / "canary.txt"
             secret = f"doctor-canary-{os.getpid()}-{time.time_ns()}"
             canary.write_text(secret)
-            targets = [str(canary), tmp, os.getcwd(), str(Path.home()), "/", ".", "/etc/passwd",
-                       "/proc/self/environ", str(runtime_dir())]
-            # On our runtime "/" and "." are the guest's own in-memory tree: listing them
-            # shows its three directories, which is no host path.
             code = (
-                "import io, os\n"
-                f"targets = {targets!r}\n"
-                f"tree = {sorted(ROOT_NAMES)!r}\n"
+                "import os\n"
+                f"canary_dir = {tmp!r}\n"
+                f"secret = {secret!r}.encode()\n"
                 "reached = []\n"
-                "for path in targets:\n"
+                "for path in (canary_dir, canary_dir + '/canary.txt'):\n"
                 "    try:\n"
-                "        if sorted(os.listdir(path)) != tree:\n"
-                "            reached.append(path)\n"
+                "        os.stat(path)\n"
+                "        reached.append(path)\n"
                 "    except OSError:\n"
                 "        pass\n"
-                "    for attempt in (lambda: io.open(path).read(),\n"
-                "                    lambda: io.open(path + '/doctor-write.txt', 'w')):\n"
+                "files = 0\n"
+                "for top, _, names in os.walk('/'):\n"
+                "    for name in names:\n"
+                "        files += 1\n"
                 "        try:\n"
-                "            attempt()\n"
-                "            reached.append(path)\n"
+                "            with open(os.path.join(top, name), 'rb') as handle:\n"
+                "                if secret in handle.read(1 << 20):\n"
+                "                    reached.append(os.path.join(top, name))\n"
                 "        except OSError:\n"
                 "            pass\n"
+                "try:\n"
+                "    open(canary_dir + '/doctor-write.txt', 'w').write('x')\n"
+                "except OSError:\n"
+                "    pass\n"
                 "fds = []\n"
                 "for fd in range(3, 64):\n"
                 "    try:\n"
@@ -281,16 +287,18 @@ class Doctor:
                 "        fds.append(fd)\n"
                 "    except OSError:\n"
                 "        pass\n"
-                "print(sorted(set(reached)), fds)\n"
+                "print(sorted(set(reached)), fds, files)\n"
             )
             result = self.open.execute(code)
             _expect(result.status == "succeeded", _describe(result))
-            _expect(result.stdout == "[] []\n", f"the guest reached host paths: {result.stdout}")
+            reached, _, files = result.stdout.rpartition(" ")
+            _expect(reached == "[] []", f"the guest reached host paths: {result.stdout}")
             _expect(secret not in result.model_dump_json(), "the canary file leaked")
             _expect(sorted(os.listdir(tmp)) == ["canary.txt"] and canary.read_text() == secret,
                     "the host directory changed")
-        return (f"{len(targets)} host paths unreachable (read, list, write); no readable "
-                "descriptor beyond stdio"), {"paths": targets}
+        return (f"a planted canary unreachable (by its path, and by its content in all "
+                f"{files.strip()} files the guest sees); no readable descriptor beyond "
+                "stdio"), {"canary_dir": tmp}
 
     def check_no_environment(self) -> tuple[str, dict[str, object]]:
         secret = f"doctor-env-{os.getpid()}-{time.time_ns()}"
@@ -355,11 +363,16 @@ class Doctor:
         return "no module, builtin or global state survives an execution", {}
 
     def check_audit(self) -> tuple[str, dict[str, object]]:
-        result = self.default.execute("import os\nprint(os.listdir('/'))")
+        result = self.default.execute("print(().__class__.__base__.__subclasses__())")
         _expect(result.status == "blocked" and result.exit_code == 1 and result.stdout == "",
                 _describe(result))
+        computed = self.default.execute(
+            "def f(): pass\nprint(getattr(f, '__glo' + 'bals__'))")
+        _expect(computed.error is not None and computed.error.type == "PermissionError"
+                and computed.stdout == "", _describe(computed))
         policy = self.default.policy.name
-        return f"the default ({policy}) policy refuses `import os` before running it", {}
+        return (f"the default ({policy}) policy refuses a __subclasses__ walk before running "
+                "it, and a computed `__globals__` while it runs"), {}
 
 
 def _print_text(checks: Sequence[Check]) -> None:

@@ -298,8 +298,8 @@ gone and its session_id no longer works. Closing an unknown or already closed se
 error saying so."""
 
 _DEFAULTS = Limits()
-_ALLOWED = ", ".join(sorted(DEFAULT_POLICY.allowed_modules or ()))
-_BLOCKED_CALLS = ", ".join(sorted(DEFAULT_POLICY.blocked_calls))
+_BLOCKED_MODULES = ", ".join(sorted(m for m in DEFAULT_POLICY.blocked_modules
+                                    if "." not in m and not m.startswith("_")))
 EXECUTE_DESCRIPTION = f"""\
 Run a Python 3.13 script in a fresh, isolated CPython-in-WebAssembly sandbox and return its \
 stdout. Use it to compute rather than guess: math, text and data wrangling, JSON, small \
@@ -308,21 +308,23 @@ open_python_session (over HTTP: POST /v1/sessions): calls with one session_id sh
 interpreter, so variables, imports and functions persist, until close_python_session or \
 until the session goes unused for its idle timeout. A session call that does not come back \
 (timeout, fuel, a crash) is rolled back: the session keeps its state from before that call \
-(session.rolled_back). There is no network, environment, subprocess or threads, and no host \
-file system: the script sees only the files it is given (files: name -> base64 content), \
-read-only under /input/<name>, may use /tmp as scratch, and what it writes under \
-/output/<name> is returned: listed in files (name, size, mime_type, uri), the content as \
+(session.rolled_back). There is no network, environment, subprocess or threads (they fail \
+with a one-line reason), and no host file system: the script sees only the files it is \
+given (files: name -> base64 content), read-only under /input/<name>, may use /tmp as \
+scratch, and its working directory is /output: what it writes there (open('out.csv', 'w') \
+or /output/<name>) is returned: listed in files (name, size, mime_type, uri), the content as \
 embedded resources over MCP (uri {OUTPUT_URI_PREFIX}<name>) and in file_contents over HTTP; \
 writes over a cap ({_DEFAULTS.max_file_bytes // MIB} MiB a file, \
 {_DEFAULTS.max_written_bytes // MIB} MiB in all) are listed in files_dropped.
 
-The script is audited before it runs (the "{DEFAULT_POLICY.name}" policy); a blocked script \
-is not run (status "blocked", exit_code 1, the reasons in ast_security_audit.flagged_calls). \
-Only these modules may be imported: {_ALLOWED}. sys may be used only for \
-sys.{", sys.".join(sorted(DEFAULT_POLICY.sys_attributes or ()))}. Blocked calls: \
-{_BLOCKED_CALLS} (getattr, hasattr, setattr and delattr are allowed with a literal attribute \
-name without double underscores); also dunder escape routes such as __subclasses__, \
-__globals__ and __builtins__. To check code without running it, use audit_python_code.
+The script is audited before it runs (the "{DEFAULT_POLICY.name}" policy), which refuses only \
+attempts to escape: the interpreter's internals (__subclasses__, __globals__, __builtins__, \
+__code__, frames, the modules {_BLOCKED_MODULES}); ordinary Python runs: every other module \
+of the standard library, open, eval, exec and __import__ of ordinary code, getattr with any \
+name. A blocked script is not run (status "blocked", exit_code 1, the reasons in \
+ast_security_audit.flagged_calls); what only the run can tell (a computed attribute name, \
+code compiled at run time) is refused there with PermissionError and listed the same way. \
+To check code without running it, use audit_python_code.
 
 Limits: timeout_profile {_profiles_text()}; {_DEFAULTS.memory_mb} MiB memory; the first \
 {_DEFAULTS.max_stdout_bytes // 1024} KiB of stdout and {_DEFAULTS.max_stderr_bytes // 1024} KiB \
@@ -338,10 +340,9 @@ Check a Python 3.13 script against the sandbox's security policy without running
 to find out why execute_python_sandbox would refuse a script, or to vet code before running \
 it; it is as fast as a parse. Returns syntax_valid (and syntax_error), safety_verdict \
 (safe | flagged | blocked) and flagged_calls, each with name, kind \
-(import | call | attribute | name), line, col and the reason. Imports outside the allowlist \
-({_ALLOWED}), sys beyond its safe subset, the calls {_BLOCKED_CALLS} (getattr & co. with a \
-literal attribute name excepted) and dunder escape routes are blocked. Script at most \
-{MAX_SCRIPT_CHARS // 1024} KiB."""
+(import | call | attribute | name), line, col and the reason. Only attempts to escape are \
+blocked: the interpreter's internals (__subclasses__, __globals__, __builtins__, __code__, \
+frames, the modules {_BLOCKED_MODULES}). Script at most {MAX_SCRIPT_CHARS // 1024} KiB."""
 
 
 class SandboxToolRequest(BaseModel):

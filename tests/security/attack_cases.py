@@ -72,6 +72,9 @@ class Attack:
     # The outcome on a runtime (a `python_runtime` variant) that differs from `sandbox`,
     # because that runtime lacks what the attack uses (say so next to the case).
     on_runtime: dict[str, Expect] = field(default_factory=dict)
+    # The policies whose run-time guard (our CPython 3.13 only) refuses the attack while it
+    # runs (a PermissionError in the guest); report-only lists what the guard found.
+    guard: tuple[str, ...] = ()
 
     @property
     def timeout_ms(self) -> int:
@@ -206,6 +209,7 @@ AUDIT_EVASION = [
         NOT_FOUND,
         audit="misses",
         on_runtime=LISTS_THE_TREE,
+        guard=("strict", "balanced"),
     ),
     Attack(
         "methodcaller-built-dunder",
@@ -220,6 +224,7 @@ AUDIT_EVASION = [
         ),
         ok("True\n"),
         audit="misses",
+        guard=("strict", "balanced"),
     ),
     Attack(
         "format-string-walk",
@@ -454,6 +459,8 @@ AUDIT_EVASION = [
         ),
         NOT_FOUND,
         audit="misses",
+        # The payload opens a file: strict's `open` is refused in code compiled at run time.
+        guard=("strict",),
     ),
     Attack(
         "coding-cookie-unicode-escape",
@@ -532,6 +539,7 @@ AUDIT_EVASION = [
         ),
         fails("OSError"),
         audit="misses",
+        guard=("strict", "balanced"),
     ),
 ]
 
@@ -604,8 +612,9 @@ HOST_FILES = [
     ),
     Attack("list-root", "host-files", "import os\nprint(os.listdir('/'))\n", NOT_FOUND,
            on_runtime=LISTS_THE_TREE),
+    # Our runtime's working directory is its own (empty) /output.
     Attack("list-cwd", "host-files", "import os\nprint(os.getcwd(), os.listdir('.'))\n", NOT_FOUND,
-           on_runtime={"cpython313": ok("/ " + TREE_ROOT)}),
+           on_runtime={"cpython313": ok("/output []\n")}),
     Attack("list-canary-dir", "host-files", "import os\nprint(os.listdir('@CANARY_DIR@'))\n",
            NOT_FOUND),
     Attack(
@@ -649,9 +658,8 @@ HOST_FILES = [
         "sqlite-opens-canary",
         "host-files",
         "import sqlite3\nprint(sqlite3.connect('@CANARY_FILE@').execute('select 1').fetchall())\n",
+        # Every runtime has sqlite3 now; each opens files of its own tree only.
         fails("OperationalError"),
-        # No wasm32 SQLite library is packaged: our build has no _sqlite3.
-        on_runtime={"cpython313": fails("ModuleNotFoundError", message_has=("_sqlite3",))},
     ),
 ]
 
@@ -1336,7 +1344,9 @@ HOST_CALLS = [
     Attack(
         "readv-millions-of-entries",
         "host-calls",
-        "import os\nos.readv(0, [bytearray(1)] * 4_000_000)\n",
+        # Two million entries: far past IOV_MAX, and built within the deadline even on the
+        # -O0 fallback runtime (four million took ~1 s there).
+        "import os\nos.readv(0, [bytearray(1)] * 2_000_000)\n",
         fails("OSError", message_has=("Invalid argument",)),
         limits={"timeout_ms": 1_000, "memory_mb": 512},
         on_runtime=NO_READV,
@@ -1404,7 +1414,8 @@ FORGED_STATUS = [
     Attack(
         "abort-with-most-memory-in-use",
         "forged-status",
-        "import os\nheld = bytearray(40 << 20)\nos.abort()\n",
+        # Most of the 64 MiB: what the runtimes start with (20-23 MiB) leaves ~40 MiB.
+        "import os\nheld = bytearray(36 << 20)\nos.abort()\n",
         fails("GuestCrash"),
         limits={"timeout_ms": 5_000, "memory_mb": 64},
     ),

@@ -25,6 +25,11 @@ import sandbox_wasm as sw
 
 MODES = ("strict", "balanced", "report-only")
 BLOCKED = Expect("blocked", 1, error=("SecurityViolation",), stdout="")
+#: The run-time guard's refusal inside the guest (an enforcing policy, our runtime).
+GUARD_REFUSES = Expect("failed", 1, error=("PermissionError",),
+                       message_has=("policy refuses this",))
+GUARDED_RUNTIME = "cpython313"
+RUN_TIME = "at run time: "
 
 # Host-side allowances on a loaded 2-core CI machine. The guest's own time is held to the
 # deadline plus scheduling noise (the epoch ticker is a host thread that must get a core);
@@ -93,6 +98,8 @@ def _expected(attack: Attack, mode: str, balanced_blocks: bool, python_runtime: 
         return BLOCKED
     if mode == "balanced" and balanced_blocks:
         return BLOCKED
+    if mode in attack.guard and python_runtime == GUARDED_RUNTIME:
+        return GUARD_REFUSES
     return attack.on_runtime.get(python_runtime, attack.sandbox)
 
 
@@ -153,10 +160,31 @@ def _assert_outcome(result: sw.ExecutionResult, expect: Expect) -> None:
         assert not (set(expect.error) & HOST_ONLY_ERRORS)
 
 
-def _assert_audit(result: sw.ExecutionResult, attack: Attack, mode: str) -> None:
+def _guard_refused(result: sw.ExecutionResult) -> bool:
+    return (result.error is not None and result.error.type == "PermissionError"
+            and "policy refuses this" in result.error.message
+            and any(f.reason.startswith(RUN_TIME) for f in result.audit.flagged_calls))
+
+
+def _assert_audit(
+    result: sw.ExecutionResult, attack: Attack, mode: str, python_runtime: str
+) -> None:
     if result.status == "syntax_error":
         return
     verdict, findings = result.audit.safety_verdict, result.audit.flagged_calls
+    # What the run-time guard found while the code ran is reported apart: the static audit's
+    # own verdict is judged below on the static findings.
+    run_time = [f for f in findings if f.reason.startswith(RUN_TIME)]
+    findings = [f for f in findings if not f.reason.startswith(RUN_TIME)]
+    guarded = bool(attack.guard) and python_runtime == GUARDED_RUNTIME
+    if run_time:
+        assert python_runtime == GUARDED_RUNTIME and verdict == "flagged"
+        if not findings:
+            verdict = "safe"
+    elif guarded and result.status not in ("blocked", "syntax_error"):
+        # The cases marked guard= are ones the guard must catch.
+        assert not (mode in attack.guard or mode == "report-only"), (
+            "the run-time guard was expected to find this attack")
     if mode == "balanced":
         # Balanced never refuses what strict lets through; what it refuses it explains.
         if attack.audit != "blocks":
@@ -213,8 +241,11 @@ def test_attack(
             dumped = result.model_dump_json()
         except ValueError as exc:  # pydantic's serialisation error is a ValueError
             pytest.fail(f"the result is not JSON-serialisable: {exc}")
+        if _guard_refused(result) and mode != "report-only":
+            # The run-time guard stopped it inside the guest: contained, and explained.
+            expect = GUARD_REFUSES
         _assert_outcome(result, expect)
-        _assert_audit(result, attack, mode)
+        _assert_audit(result, attack, mode, python_runtime)
         exec_bound = attack.exec_bound_ms or attack.timeout_ms * EXEC_FACTOR + EXEC_SLACK_MS
         assert result.metrics.execution_time_ms <= exec_bound, (
             f"guest ran {result.metrics.execution_time_ms:.0f} ms, "

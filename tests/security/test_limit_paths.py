@@ -28,7 +28,9 @@ def _long_from_import(dots: int, names: int) -> str:
 
 @pytest.fixture(scope="module")
 def box() -> sw.Sandbox:
-    sandbox = sw.Sandbox()
+    # Strict: an import outside its allowlist is a finding, so a long import line is a long
+    # answer to judge (balanced allows the import and lets it fail at run time).
+    sandbox = sw.Sandbox(policy="strict")
     sandbox.warm_up()
     return sandbox
 
@@ -38,7 +40,7 @@ def test_judging_the_audit_answer_is_bounded_by_the_deadline() -> None:
     script = textwrap.dedent(
         f"""
         import time, sandbox_wasm as sw
-        box = sw.Sandbox()
+        box = sw.Sandbox(policy="strict")  # every imported name is then a finding
         box.warm_up()
         started = time.monotonic()
         result = box.execute({_long_from_import(3_000, 200)!r}, timeout_ms=500)

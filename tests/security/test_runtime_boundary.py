@@ -47,11 +47,11 @@ def test_no_preopened_directory_no_environment(open_sandbox: sw.Sandbox) -> None
     assert seen["environ"] == {}
     assert seen["argv"] == ["-c"]  # what `python -c` gives a script, on both runtimes
     if _ours(open_sandbox):
-        # fd 3 is the in-memory tree's root: "/" and "." (the cwd) list its three
-        # directories, /tmp the empty scratch; no host path lists.
+        # fd 3 is the in-memory tree's root: "/" lists its three directories, "." (the
+        # cwd: its own empty /output) and /tmp list nothing; no host path lists.
         assert seen["open_fds"] == [3]
         tree = ["input", "output", "tmp"]
-        assert seen["listed"] == [["/", tree], [".", tree], ["/tmp", []]]
+        assert seen["listed"] == [["/", tree], [".", []], ["/tmp", []]]
         assert seen["cwd_ok"] is True
         # The stdlib is served from memory: there is no path to import from.
         assert seen["path"] == []

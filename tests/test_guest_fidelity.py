@@ -1,0 +1,93 @@
+"""The guest behaves as native CPython where model-written code and its tests notice: a
+writable working directory, sqlite3, `random` under `unittest.mock.patch`, `os.utime`,
+`hashlib.pbkdf2_hmac`. Each case runs natively (this host's Python) and in the sandbox and
+compares the two outputs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import sandbox_wasm as sw
+
+CASES = [
+    pytest.param(
+        "import os\nwith open('out.csv', 'w') as f:\n    f.write('a,b\\n1,2\\n')\n"
+        "os.makedirs('data/raw', exist_ok=True)\nopen('data/raw/x.txt', 'w').write('x')\n"
+        "print(sorted(os.listdir('.')), open('out.csv').read().splitlines())\n"
+        "print(os.path.exists('data/raw/x.txt'), os.path.isdir('data'))\n",
+        id="relative-paths"),
+    pytest.param(
+        "import tempfile, os, shutil\nwith tempfile.TemporaryDirectory() as d:\n"
+        "    p = os.path.join(d, 'a.txt')\n    open(p, 'w').write('hi')\n"
+        "    shutil.copy(p, os.path.join(d, 'b.txt'))\n    print(sorted(os.listdir(d)))\n"
+        "print(os.path.exists(d))\n", id="tempfile-shutil"),
+    pytest.param(
+        "import sqlite3\nc = sqlite3.connect(':memory:')\nc.execute('create table t(a, b)')\n"
+        "c.executemany('insert into t values (?, ?)', [(1, 'x'), (2, 'y')])\n"
+        "print(c.execute('select sum(a), group_concat(b) from t').fetchone())\n",
+        id="sqlite3-memory"),
+    pytest.param(
+        "import sqlite3, os\nc = sqlite3.connect('shop.db')\n"
+        "c.execute('create table items(name text primary key, qty int)')\n"
+        "with c:\n    c.execute(\"insert into items values ('pen', 3)\")\nc.close()\n"
+        "c = sqlite3.connect('shop.db')\nprint(c.execute('select * from items').fetchall())\n"
+        "print(os.path.getsize('shop.db') > 0)\n", id="sqlite3-file"),
+    pytest.param(
+        "import random\nfrom unittest import mock\n"
+        "with mock.patch('random.randint', return_value=4):\n    print(random.randint(1, 6))\n"
+        "random.seed(7)\nprint(random.randint(1, 100))\n", id="mock-patch-random"),
+    pytest.param(
+        "import os\nopen('f.txt', 'w').write('x')\nos.utime('f.txt', (1_000_000, 2_000_000))\n"
+        "st = os.stat('f.txt')\nprint(int(st.st_mtime))\n", id="os-utime"),
+    pytest.param(
+        "import hashlib\nprint(hashlib.pbkdf2_hmac('sha256', b'password', b'salt', 1000).hex())\n"
+        "print(hashlib.pbkdf2_hmac('sha1', b'pw', b'NaCl', 10, dklen=50).hex())\n",
+        id="pbkdf2-hmac"),
+]
+
+
+@pytest.fixture(scope="module")
+def box() -> Iterator[sw.Sandbox]:
+    with sw.Sandbox(python_runtime="cpython313") as sandbox:
+        yield sandbox
+
+
+def _native(code: str, cwd: Path) -> str:
+    completed = subprocess.run([sys.executable, "-c", code], cwd=cwd, capture_output=True,
+                               text=True, timeout=60, env={"PATH": os.environ["PATH"]})
+    assert completed.returncode == 0, completed.stderr
+    return completed.stdout
+
+
+@pytest.mark.parametrize("code", CASES)
+def test_the_guest_answers_as_native_python(box: sw.Sandbox, code: str, tmp_path: Path) -> None:
+    result = box.execute(code)
+    assert result.status == "succeeded", (result.error, result.stderr[-500:])
+    assert result.stdout == _native(code, tmp_path)
+
+
+def test_files_written_in_the_working_directory_come_back(box: sw.Sandbox) -> None:
+    result = box.execute("import os\nprint(os.getcwd())\nopen('report.txt', 'w').write('ok')\n"
+                         "os.makedirs('sub', exist_ok=True)\nopen('sub/n.txt', 'w').write('n')")
+    assert result.stdout == "/output\n"
+    assert result.files == {"report.txt": b"ok", "sub/n.txt": b"n"}
+
+
+def test_a_session_keeps_its_working_directory(box: sw.Sandbox) -> None:
+    with sw.Session() as session:
+        session.execute("import os\nos.makedirs('work')\nos.chdir('work')")
+        assert session.execute("print(os.getcwd())").stdout == "/output/work\n"
+
+
+def test_writes_in_the_working_directory_count_against_the_caps(box: sw.Sandbox) -> None:
+    result = box.execute("with open('big.bin', 'wb') as f:\n    f.write(b'x' * 2048)",
+                         limits={"max_file_bytes": 1024})
+    assert result.status == "failed" and result.error is not None
+    assert result.error.type == "OSError" and "File too large" in result.error.message
+    assert result.files_dropped and "/output/big.bin" in result.files_dropped[0]
