@@ -231,7 +231,7 @@ class _ThreadBudget:
         return True
 
     def release_when_done(self, key: object, future: concurrent.futures.Future[Any]) -> None:
-        future.add_done_callback(lambda _future: self._release(key))
+        future.add_done_callback(lambda _future: self.give_back(key))
 
     def abandon(self, future: concurrent.futures.Future[Any]) -> None:
         """The caller of `future` stopped waiting; the thread stays taken until it returns."""
@@ -243,7 +243,8 @@ class _ThreadBudget:
         with self._lock:
             self.abandoned -= 1
 
-    def _release(self, key: object) -> None:
+    def give_back(self, key: object) -> None:
+        """Return the slot of a call of `key` (when it returned, or was never started)."""
         with self._lock:
             self.in_use -= 1
             left = self._by_tool[key] - 1
@@ -353,7 +354,11 @@ class ToolChannel:
                 return _error("RuntimeError", f"no host thread free for tool {tool.name!r} "
                               f"within {timeout:.3g} s: {why}; try again later")
             timeout -= time.monotonic() - waited
-            future = _workers.submit(_call_sync, tool.function, args, kwargs)
+            try:
+                future = _workers.submit(_call_sync, tool.function, args, kwargs)
+            except RuntimeError:  # the pool is shut down: the process is exiting
+                _threads.give_back(tool.key)
+                return _error("RuntimeError", "the host is shutting down")
             _threads.release_when_done(tool.key, future)
         try:
             value = future.result(timeout=max(timeout, 0.0))

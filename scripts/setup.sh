@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One-step set-up from a fresh clone: virtualenv in .venv, the package with its test and
 # build extras, and the runtimes: our own CPython 3.13 for WASI (built from pinned registry
-# inputs: ~8 minutes the first time on 2 cores, then reused from its cache outside the clone,
+# inputs: ~9 minutes the first time on 2 cores, then reused from its cache outside the clone,
 # ~/.cache/sandbox-wasm/cpython-wasi), and the pinned QuickJS and vmware-labs CPython 3.12
 # files (fetched, verified; the 3.12 fallback's derived artefacts built).
 set -euo pipefail
