@@ -41,7 +41,7 @@ JSON_RE = (
     "data = json.loads('{\"items\": [\"a1\", \"b22\", \"c333\"]}')\n"
     "print(json.dumps([int(re.sub(r'\\\\D', '', s)) for s in data['items']]))\n"
 )
-BLOCKED = "import os\nos.system('id')"
+BLOCKED = "print(().__class__.__base__.__subclasses__())"
 CPU = (
     "import time\nt = time.perf_counter()\nsum(i * i for i in range(3_000_000))\n"
     "print(time.perf_counter() - t)"

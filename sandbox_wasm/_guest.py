@@ -540,10 +540,11 @@ def _runtime_guard(event, args, _guard=_GUARD, _watched=_WATCHED_EVENTS):
 def _guard_builtins(_builtins=builtins, _getattr=getattr, _setattr=setattr,
                     _delattr=delattr, _hasattr=hasattr, _vars=vars, _import=__import__,
                     _check=_check_attribute, _guard=_GUARD):
-    """Put the guarded getattr & co. in the builtins module (so `builtins.getattr` is no way
-    around them): each checks the name it is given while user code runs, and passes
-    straight through for the standard library. Adds the `exit`/`quit` a normal
-    interpreter's site module adds."""
+    """The builtins user code runs with: the real ones, with getattr & co. checking the
+    names they are given, and the `exit`/`quit` a normal interpreter's site module adds.
+    The standard library keeps the real builtins (wrapping them there slowed every
+    `getattr` it makes, the audit's own tree walk included); user code that imports
+    `builtins` gets a module of these same functions, so that is no way around them."""
 
     def getattr(obj, name, *default):
         _check(name, "getattr")
@@ -574,6 +575,8 @@ def _guard_builtins(_builtins=builtins, _getattr=getattr, _setattr=setattr,
 
     def __import__(name, globals=None, locals=None, fromlist=(), level=0):
         if _guard["armed"] and level == 0 and type(name) is str:
+            if name == "builtins":
+                return module
             reason = _judge_import(_guard["tables"], name)
             if reason:
                 frame = _untrusted_caller(1)
@@ -591,13 +594,17 @@ def _guard_builtins(_builtins=builtins, _getattr=getattr, _setattr=setattr,
         def __call__(self, code=None):
             raise SystemExit(code)
 
+    module = type(_builtins)("builtins", _builtins.__doc__)
+    guarded = module.__dict__
+    guarded.update(_builtins.__dict__)
     for function in (getattr, setattr, delattr, hasattr, vars, __import__):
         function.__doc__ = _builtins.__dict__[function.__name__].__doc__
         function.__qualname__ = function.__name__
         function.__module__ = "builtins"
-        _builtins.__dict__[function.__name__] = function
-    if not _hasattr(_builtins, "exit"):
-        _builtins.exit, _builtins.quit = Quitter("exit"), Quitter("quit")
+        guarded[function.__name__] = function
+    guarded.setdefault("exit", Quitter("exit"))
+    guarded.setdefault("quit", Quitter("quit"))
+    return module
 
 
 def _patch_operator(module, _check=_check_attribute):
@@ -633,6 +640,8 @@ def _patch_import_module(module, _guard=_GUARD):
                 untrusted = frame is not None and not _is_trusted(frame)
             finally:
                 _guard["busy"] = False
+            if untrusted and name == "builtins" and _USER_BUILTINS["module"] is not None:
+                return _USER_BUILTINS["module"]  # the guarded builtins, as `import` gives
             reason = untrusted and _judge_import(tables, name)
             if reason:
                 _refuse("import", name, reason, frame)
@@ -640,6 +649,10 @@ def _patch_import_module(module, _guard=_GUARD):
 
     checked_import_module.__doc__ = import_module.__doc__
     module.import_module = checked_import_module
+
+
+#: The builtins module user code sees (`_guard_builtins`); None: the real one.
+_USER_BUILTINS = {"module": None}
 
 
 def _install_guard(_sys=sys, _state={}):  # noqa: B006 - once per interpreter
@@ -654,7 +667,7 @@ def _install_guard(_sys=sys, _state={}):  # noqa: B006 - once per interpreter
     _patch_operator(operator)
     _patch_import_module(importlib)
     _sys.addaudithook(_runtime_guard)
-    _guard_builtins()
+    _USER_BUILTINS["module"] = _guard_builtins()
     _state["installed"] = True
 
 
@@ -834,7 +847,7 @@ def _judge(source, tables):
 def _run_user_code(source, code_object, guard=(None, ""), _atexit=atexit,
                    _builtins=builtins, _sys=sys, gc=gc, _report=_report,
                    _exit_code=_exit_code, _flush=_flush, _arm=_arm,
-                   _disarm=_disarm):
+                   _disarm=_disarm, _user=_USER_BUILTINS):
     """Run the user's code as __main__; return its exit status. The functions that report
     the outcome are bound here, before the user's code can reach this module."""
     _sys.argv[:] = ["-c"]  # as on the plain path, whether or not this is a snapshot
@@ -842,7 +855,7 @@ def _run_user_code(source, code_object, guard=(None, ""), _atexit=atexit,
     # user's namespace, as in a real interpreter, and not this bootstrap).
     main_module = type(_sys)("__main__")
     namespace = main_module.__dict__
-    namespace["__builtins__"] = _builtins
+    namespace["__builtins__"] = (_user["module"] or _builtins).__dict__
     _sys.modules["__main__"] = main_module
     _enter_working_directory()
     code = 0
@@ -989,14 +1002,15 @@ _BOOTSTRAP_MAIN = sys.modules.get("__main__")
 
 def _run_session_code(code_object, guard=(None, ""), _builtins=builtins, _sys=sys, gc=gc,
                       _report=_report, _exit_code=_exit_code, _flush=_flush,
-                      _arm=_arm, _disarm=_disarm, _state={}):  # noqa: B006
+                      _arm=_arm, _disarm=_disarm, _user=_USER_BUILTINS,
+                      _state={}):  # noqa: B006
     """Run one request's code in the session's __main__ (created by the first request and
     kept for the next); return its exit status. Unlike a one-shot run, the namespace is not
     cleared and atexit handlers do not run: the session lives on."""
     main_module = _state.get("main")
     if main_module is None:
         main_module = _state["main"] = type(_sys)("__main__")
-        main_module.__dict__["__builtins__"] = _builtins
+        main_module.__dict__["__builtins__"] = (_user["module"] or _builtins).__dict__
         _enter_working_directory()  # a session's first call; later ones keep its cwd
     _sys.argv[:] = ["-c"]
     _sys.modules["__main__"] = main_module
