@@ -3,6 +3,8 @@ server tests."""
 
 from __future__ import annotations
 
+import socket
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -65,3 +67,17 @@ def error_of(response: httpx.Response) -> dict:
     """The gateway's JSON error object of a refusal."""
     assert response.headers["content-type"].startswith("application/json")
     return response.json()["error"]  # type: ignore[no-any-return]
+
+
+def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
+    """Wait until `process` accepts connections on 127.0.0.1:`port` (failing with its
+    stderr if it exits first)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            assert process.poll() is None, process.stderr.read().decode()  # type: ignore[union-attr]
+            assert time.monotonic() < deadline
+            time.sleep(0.1)

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Iterator
 from typing import Any, TypeVar
 
 import pytest
+from live_server import wait_for_port
 from mcp import Client
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -247,15 +248,7 @@ def test_streamable_http_transport() -> None:
             return [tool.name for tool in listed.tools], called.structured_content
 
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert process.poll() is None, process.stderr.read().decode()  # type: ignore[union-attr]
-                assert time.monotonic() < deadline
-                time.sleep(0.1)
+        wait_for_port(port, process, timeout=30)
         names, content = asyncio.run(session())
         assert set(names) == TOOLS
         assert content is not None
@@ -589,15 +582,7 @@ def test_streamable_http_transport_checks_api_keys() -> None:
             return called.structured_content
 
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert process.poll() is None, process.stderr.read().decode()  # type: ignore[union-attr]
-                assert time.monotonic() < deadline
-                time.sleep(0.1)
+        wait_for_port(port, process, timeout=30)
         import httpx
 
         for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": key}):

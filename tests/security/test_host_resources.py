@@ -21,7 +21,7 @@ from typing import Any
 
 import httpx
 import pytest
-from live_server import LiveServer, error_of
+from live_server import LiveServer, error_of, wait_for_port
 
 import sandbox_wasm as sw
 from sandbox_wasm.server import hash_key
@@ -313,15 +313,7 @@ def test_mcp_over_http_keeps_each_keys_sessions_its_own() -> None:
         return answers
 
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert process.poll() is None, process.stderr.read().decode()  # type: ignore[union-attr]
-                assert time.monotonic() < deadline
-                time.sleep(0.1)
+        wait_for_port(port, process)
         (opened, stored) = asyncio.run(as_key("alice", [
             ("open_python_session", {}), ("open_python_session", {})]))
         session_id = opened.structured_content["session_id"]
