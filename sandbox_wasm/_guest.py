@@ -736,6 +736,17 @@ def _report(exc, _write=os.write):
     _write(2, ERROR_MARK + record.encode("utf-8", "backslashreplace") + b"\n")
 
 
+def _report_unguarded(exc, _guard=_GUARD, _report=_report):
+    """The bootstrap's report of the user's exception, with the guard paused: it is our own
+    code, and formatting a traceback a million frames deep reads `tb_frame` a million times
+    (each an audit event the guard would judge)."""
+    armed, _guard["armed"] = _guard["armed"], False
+    try:
+        _report(exc)
+    finally:
+        _guard["armed"] = armed
+
+
 def _flush(_sys=sys):
     for stream in (_sys.stdout, _sys.stderr):
         with contextlib.suppress(BaseException):
@@ -855,7 +866,7 @@ def _run_user_code(source, code_object, guard=(None, ""), _atexit=atexit,
     # user's namespace, as in a real interpreter, and not this bootstrap).
     main_module = type(_sys)("__main__")
     namespace = main_module.__dict__
-    namespace["__builtins__"] = (_user["module"] or _builtins).__dict__
+    namespace["__builtins__"] = _user["module"] or _builtins
     _sys.modules["__main__"] = main_module
     _enter_working_directory()
     code = 0
@@ -871,7 +882,7 @@ def _run_user_code(source, code_object, guard=(None, ""), _atexit=atexit,
         # Free what the user code held (a memory bomb leaves no room to format the error).
         namespace.clear()
         gc.collect()
-        _report(exc)
+        _report_unguarded(exc)
         code = 130 if isinstance(exc, KeyboardInterrupt) else 1
     # CPython runs atexit handlers at shutdown, then finalises what __main__ still holds
     # (its objects' __del__ methods run); so do we, under the same deadline and fuel.
@@ -1010,7 +1021,7 @@ def _run_session_code(code_object, guard=(None, ""), _builtins=builtins, _sys=sy
     main_module = _state.get("main")
     if main_module is None:
         main_module = _state["main"] = type(_sys)("__main__")
-        main_module.__dict__["__builtins__"] = (_user["module"] or _builtins).__dict__
+        main_module.__dict__["__builtins__"] = _user["module"] or _builtins
         _enter_working_directory()  # a session's first call; later ones keep its cwd
     _sys.argv[:] = ["-c"]
     _sys.modules["__main__"] = main_module
@@ -1024,7 +1035,7 @@ def _run_session_code(code_object, guard=(None, ""), _builtins=builtins, _sys=sy
     except BaseException as exc:
         gc.collect()
         with contextlib.suppress(BaseException):
-            _report(exc)
+            _report_unguarded(exc)
         code = 130 if isinstance(exc, KeyboardInterrupt) else 1
         del exc
     finally:
