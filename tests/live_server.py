@@ -78,6 +78,8 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
             return
         except OSError:
-            assert process.poll() is None, process.stderr.read().decode()  # type: ignore[union-attr]
-            assert time.monotonic() < deadline
+            if process.poll() is not None:
+                why = process.stderr.read().decode() if process.stderr else ""
+                raise AssertionError(f"exited with {process.returncode} {why}") from None
+            assert time.monotonic() < deadline, "the server did not start listening"
             time.sleep(0.1)

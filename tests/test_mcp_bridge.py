@@ -21,6 +21,7 @@ from typing import Any
 
 import httpx
 import pytest
+from live_server import wait_for_port
 from mcp.types import Tool as McpTool
 from test_server_mcp import StdioMcp
 
@@ -38,18 +39,6 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
-
-
-def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            assert process.poll() is None, f"exited with {process.returncode}"
-            assert time.monotonic() < deadline, "the server did not start listening"
-            time.sleep(0.1)
 
 
 def process_gone(pid: int, timeout: float = 15) -> bool:
