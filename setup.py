@@ -1,7 +1,7 @@
-"""Ships the runtime build recipe in the wheel: scripts/cpython_wasi/ and
-scripts/build_runtime.py, copied byte for byte into sandbox_wasm/_recipe/ so that an
-installed package's `wasm-exec runtime install` builds with the same recipe hash (and so
-reuses the same build cache, ~/.cache/sandbox-wasm/cpython-wasi) as a checkout. build.py finds
+"""Ships the runtime build recipe in the wheel: scripts/cpython_wasi/, copied byte for byte
+into sandbox_wasm/_recipe/ so that an installed package's `wasm-exec runtime install` builds
+with the same recipe hash (and so reuses the same build cache,
+~/.cache/sandbox-wasm/cpython-wasi) as a checkout. build.py finds
 the guest bootstrap two levels up (sandbox_wasm/_guest.py), which holds in both layouts.
 
 Everything else is configured in pyproject.toml.
@@ -20,8 +20,6 @@ RECIPE_FILES = [
         "build.sh", "build.py", "sandbox_entry.c", "stdlib_finder.py", "make_stdlib_blob.py",
         "install.py",
     )),
-    # The fallback's derived runtimes.
-    "scripts/build_runtime.py",
 ]
 
 

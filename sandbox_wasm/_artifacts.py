@@ -1,9 +1,11 @@
 """The runtime artefacts: where the runtimes live, their hashes (checked before anything is
 loaded), and the guest bootstrap a snapshot bakes in.
 
-Python runs on our own CPython 3.13 for WASI (built by scripts/cpython_wasi from pinned
-registry inputs and installed into `<runtime dir>/cpython313/`) by default; the vmware-labs
-CPython 3.12 file and the runtimes derived from it (scripts/build_runtime.py) are the fallback.
+Python runs on our own CPython 3.13 for WASI, built by scripts/cpython_wasi from pinned
+registry inputs and installed as a variant directory below a runtime directory
+(`<runtime dir>/cpython313/`: the snapshot, its build manifest and the parts images are built
+from); JavaScript on the pinned QuickJS-NG release (`<runtime dir>/quickjs.wasm`). There is
+no fallback: a missing or altered runtime is an error that names the command that fixes it.
 
 Nothing here compiles or runs anything; `_engine` compiles what this module has verified.
 """
@@ -13,11 +15,12 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import importlib.util
 import json
 import os
+import shlex
 import tempfile
 import threading
-import warnings
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -25,27 +28,36 @@ from typing import Literal
 
 from ._errors import RuntimeIntegrityError, RuntimeNotFoundError
 
-RuntimeKind = Literal["plain", "snapshot"]
+#: "snapshot": a pre-initialised module entered through `sandbox_resume`; "command": a WASI
+#: command module entered through `_start` (QuickJS).
+RuntimeKind = Literal["command", "snapshot"]
 
-PYTHON_WASM_NAME = "python.wasm"
-PYTHON_WASM_SHA256 = "e5dc5a398b07b54ea8fdb503bf68fb583d533f10ec3f930963e02b9505f7a763"
-PYTHON_VERSION = "3.12.0"
 QUICKJS_WASM_NAME = "quickjs.wasm"
 QUICKJS_WASM_SHA256 = "f9742952f9989b1558c4a79bedfb351d6ca33ff22a41e886517cae5196e6d783"
 QUICKJS_VERSION = "0.11.0"
 MANIFEST_NAME = "manifest.json"
 
 #: Our own build: a directory below the runtime directory holding the snapshot and its build
-#: manifest (put there by `wasm-exec runtime install`, which runs scripts/cpython_wasi/install.py).
+#: manifest (put there by `wasm-exec runtime install`, which runs scripts/cpython_wasi/install.py,
+#: or by the runtime wheel).
 OWN_PYTHON_VARIANT = "cpython313"
 OWN_PYTHON_SNAPSHOT_NAME = "python-snapshot.wasm"
 #: `RuntimeFile.name` (and `result.runtime.name`) of our own runtime.
 OWN_PYTHON_RUNTIME_NAME = f"{OWN_PYTHON_VARIANT}-wasi-snapshot"
+#: The Python runtime variants: directory names below a runtime directory, each built by the
+#: same recipe and laid out the same way (the data runtime joins this list).
+PYTHON_VARIANTS: tuple[str, ...] = (OWN_PYTHON_VARIANT,)
+#: The variant used unless one is asked for (`python_runtime=`, $SANDBOX_WASM_PYTHON_RUNTIME).
+DEFAULT_PYTHON_VARIANT = OWN_PYTHON_VARIANT
+
+#: The directory below site-packages that runtime wheels install into (a namespace shared by
+#: every runtime wheel: `sandbox-wasm-runtime` puts cpython313/ and quickjs.wasm there).
+WHEEL_RUNTIME_PACKAGE = "sandbox_wasm_runtimes"
+#: The distribution of the default runtimes (what a missing runtime's message names).
+RUNTIME_WHEEL = "sandbox-wasm-runtime"
 
 #: What fixes a missing or stale runtime, named by every error about one.
 INSTALL_COMMAND = "wasm-exec runtime install"
-_FETCH_HINT = (f"run `{INSTALL_COMMAND}` (scripts/setup.sh in a checkout; or set "
-               "SANDBOX_WASM_RUNTIME_DIR)")
 
 
 @functools.cache
@@ -75,15 +87,55 @@ def user_runtime_dir() -> Path:
     return Path(platformdirs.user_data_dir("sandbox-wasm")) / "runtime"
 
 
+def wheel_runtime_dir() -> Path | None:
+    """The directory an installed runtime wheel put its runtimes in
+    (`<site-packages>/sandbox_wasm_runtimes/`), or None when no runtime wheel is installed."""
+    try:
+        spec = importlib.util.find_spec(WHEEL_RUNTIME_PACKAGE)
+    except (ImportError, ValueError):
+        return None
+    locations = list(spec.submodule_search_locations or ()) if spec is not None else []
+    return Path(locations[0]) if locations else None
+
+
 def runtime_dir() -> Path:
     """Where runtimes are looked for: $SANDBOX_WASM_RUNTIME_DIR, else the repository's
-    `runtime/` directory when the package runs from a checkout, else the user data
-    directory (`wasm-exec runtime path` prints it)."""
+    `runtime/` directory when the package runs from a checkout, else the directory of an
+    installed runtime wheel (`pip install sandbox-wasm-runtime`), else the user data
+    directory that `wasm-exec runtime install` fills (`wasm-exec runtime path` prints which)."""
     configured = os.environ.get("SANDBOX_WASM_RUNTIME_DIR")
     if configured:
         return Path(configured).expanduser()
     checkout = checkout_dir()
-    return checkout / "runtime" if checkout is not None else user_runtime_dir()
+    if checkout is not None:
+        return checkout / "runtime"
+    return wheel_runtime_dir() or user_runtime_dir()
+
+
+def install_hint(directory: Path) -> str:
+    """The command that installs (or repairs) the runtimes of `directory`, as every error
+    about a missing or altered runtime names it."""
+    wheel_dir = wheel_runtime_dir()
+    if wheel_dir is not None and _same_dir(directory, wheel_dir):
+        return (f"reinstall the runtime wheel (`pip install --force-reinstall {RUNTIME_WHEEL}`"
+                f", or `{INSTALL_COMMAND} --dir DIR` and SANDBOX_WASM_RUNTIME_DIR=DIR)")
+    command = INSTALL_COMMAND
+    if not _same_dir(directory, runtime_dir()):
+        command += f" --dir {shlex.quote(str(directory))}"
+    hint = f"run `{command}`"
+    checkout = checkout_dir()
+    if checkout is not None and _same_dir(directory, checkout / "runtime"):
+        hint += " (in a checkout: `bash scripts/setup.sh`)"
+    else:
+        hint += f" (or `pip install {RUNTIME_WHEEL}`: prebuilt, no compiler)"
+    return hint
+
+
+def _same_dir(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return a == b
 
 
 def cache_dir() -> Path:
@@ -143,15 +195,17 @@ def file_sha256(path: Path) -> str:
     return value
 
 
-def verify_runtime_file(path: Path, expected_sha256: str) -> None:
-    """Raise unless `path` exists and has the expected SHA-256."""
+def verify_runtime_file(path: Path, expected_sha256: str, hint: str | None = None) -> None:
+    """Raise unless `path` exists and has the expected SHA-256; `hint` (default: the install
+    command of the file's directory) says what fixes it."""
     if not path.is_file():
-        raise RuntimeNotFoundError(f"runtime not found at {path}: {_FETCH_HINT}")
+        raise RuntimeNotFoundError(
+            f"runtime not found at {path}: {hint or install_hint(path.parent)}")
     actual = file_sha256(path)
     if actual != expected_sha256:
         raise RuntimeIntegrityError(
-            f"runtime {path} has SHA-256 {actual}, expected {expected_sha256}: "
-            f"refusing to load a tampered or corrupt runtime; {_FETCH_HINT}"
+            f"runtime {path} has SHA-256 {actual}, expected {expected_sha256}: refusing to "
+            f"load a tampered or corrupt runtime; {hint or install_hint(path.parent)}"
         )
 
 
@@ -178,22 +232,17 @@ class RuntimeFile:
     kind: RuntimeKind
     name: str
     version: str
-    #: Size of the C stack region the entry point grows before anything else (0: stock).
-    stack_bytes: int = 0
-    #: Whether runs get the in-memory filesystem: our own runtime and its images, whose
-    #: snapshot rescans its preopens at first use (the fallback embeds a wasi-vfs of its own).
+    #: Whether runs get the in-memory filesystem: our Python runtimes and their images,
+    #: whose snapshot rescans its preopens at first use (QuickJS has none).
     has_filesystem: bool = False
     #: Whether the entry returns when a request asks it to (`REST_OPTION`), leaving the
-    #: instance at rest: our own runtime and its images (sessions and instance reuse
+    #: instance at rest: our Python runtimes and their images (sessions and instance reuse
     #: stand on it).
     returns_to_rest: bool = False
 
 
-#: Python runtime variants, in the order "auto" tries them: our own CPython 3.13 snapshot,
-#: then the vmware-labs CPython 3.12 snapshot, its relocated-stack plain start-up, the file as is.
-PYTHON_VARIANTS = (OWN_PYTHON_VARIANT, "snapshot", "bigstack", "plain")
-#: The guest bootstrap (`_guest.py`): run by the plain runtimes on every execution, baked
-#: into a snapshot at build time. The build script and the tests take it from here.
+#: The guest bootstrap (`_guest.py`), baked into every snapshot at build time. The build
+#: script and the tests take it from here.
 GUEST_FILE = Path(__file__).resolve().parent / "_guest.py"
 
 
@@ -209,7 +258,7 @@ def guest_sha256() -> str:
 
 
 def read_manifest(directory: Path) -> dict[str, object]:
-    """The build manifest written by scripts/build_runtime.py, or {} if absent/invalid."""
+    """The build manifest of a variant directory (`manifest.json`), or {} if absent/invalid."""
     try:
         data = json.loads((directory / MANIFEST_NAME).read_text())
     except (OSError, ValueError):
@@ -217,126 +266,60 @@ def read_manifest(directory: Path) -> dict[str, object]:
     return data if isinstance(data, dict) else {}
 
 
-def _check_bootstrap(manifest: dict[str, object], directory: Path) -> None:
+def _check_bootstrap(manifest: dict[str, object], variant_dir: Path, hint: str) -> None:
     """Refuse a snapshot whose manifest records another guest bootstrap than this library's
     (a snapshot bakes the bootstrap in)."""
     if manifest.get("guest_boot_sha256") != guest_sha256():
         raise RuntimeIntegrityError(
-            f"the snapshot in {directory} was built from another version of the guest "
-            f"bootstrap; {_FETCH_HINT} to rebuild it"
+            f"the snapshot in {variant_dir} was built for another version of sandbox-wasm "
+            f"(another guest bootstrap); {hint}"
         )
 
 
-def _derived_runtime(directory: Path, variant: str) -> RuntimeFile:
-    """A derived Python runtime (bigstack or snapshot) recorded in the build manifest.
-
-    The build is deterministic and checks its input against the pinned hash; here the file
-    is checked against the manifest, and the manifest against the pinned input and the
-    bootstrap this library would run (a snapshot bakes the bootstrap in)."""
-    manifest = read_manifest(directory)
-    artifacts = manifest.get("artifacts")
-    entry = artifacts.get(variant) if isinstance(artifacts, dict) else None
-    if not isinstance(entry, dict):
-        raise RuntimeNotFoundError(
-            f"no {variant} runtime in {directory / MANIFEST_NAME}: {_FETCH_HINT} "
-            "with the build extra installed (pip install 'sandbox-wasm[build]')"
-        )
-    if manifest.get("input_sha256") != PYTHON_WASM_SHA256:
-        raise RuntimeIntegrityError(
-            f"{directory / MANIFEST_NAME} was built from another input; {_FETCH_HINT}"
-        )
-    if variant == "snapshot":
-        _check_bootstrap(manifest, directory)
-    path = directory / str(entry.get("file", ""))
-    sha256 = str(entry.get("sha256", ""))
-    verify_runtime_file(path, sha256)
-    stack_bytes = int(manifest.get("stack_bytes", 0) or 0)  # type: ignore[call-overload]
-    kind: RuntimeKind = "snapshot" if variant == "snapshot" else "plain"
-    return RuntimeFile(
-        path, sha256, kind, f"cpython-wasi-{variant}", PYTHON_VERSION, stack_bytes=stack_bytes
-    )
-
-
-def _own_runtime(directory: Path) -> RuntimeFile:
-    """Our own CPython snapshot, installed with its build manifest by
-    `scripts/cpython_wasi/install.py`: the file is checked against the manifest and the
-    manifest against the bootstrap this library would run (the snapshot bakes it in)."""
-    own = directory / OWN_PYTHON_VARIANT
-    manifest = read_manifest(own)
+def _python_runtime(directory: Path, variant: str) -> RuntimeFile:
+    """A Python runtime variant (a snapshot installed with its build manifest by
+    `scripts/cpython_wasi/install.py` or a runtime wheel): the file is checked against the
+    manifest and the manifest against the bootstrap this library would run."""
+    where = directory / variant
+    hint = install_hint(directory)
+    manifest = read_manifest(where)
     if not manifest:
-        raise RuntimeNotFoundError(
-            f"our CPython runtime is not installed in {own}: {_FETCH_HINT} "
-            "(the first build takes ~8 minutes on 2 cores, later ones reuse its cache)"
-        )
-    _check_bootstrap(manifest, own)
+        if not directory.is_dir():
+            what = f"the runtime directory {directory} does not exist"
+        elif where.is_dir():
+            what = f"{where / MANIFEST_NAME} is missing or unreadable"
+        else:
+            what = f"the Python runtime {variant!r} is not installed in {directory}"
+        raise RuntimeNotFoundError(f"{what}: {hint}")
+    _check_bootstrap(manifest, where, hint)
     sha256 = str(manifest.get("snapshot_sha256", ""))
     version = str(manifest.get("python_version", ""))
     if manifest.get("entry") != "sandbox_resume" or not version:
-        raise RuntimeIntegrityError(f"{own / MANIFEST_NAME} is not a snapshot manifest")
-    path = own / OWN_PYTHON_SNAPSHOT_NAME
-    verify_runtime_file(path, sha256)
-    return RuntimeFile(path, sha256, "snapshot", OWN_PYTHON_RUNTIME_NAME, version,
+        raise RuntimeIntegrityError(f"{where / MANIFEST_NAME} is not a snapshot manifest; {hint}")
+    path = where / OWN_PYTHON_SNAPSHOT_NAME
+    verify_runtime_file(path, sha256, hint)
+    return RuntimeFile(path, sha256, "snapshot", f"{variant}-wasi-snapshot", version,
                        has_filesystem=True, returns_to_rest=True)
 
 
-def _vmware_runtime(directory: Path, variant: str) -> RuntimeFile:
-    """The vmware-labs file (verified first: every runtime derived from it is built from it)
-    or one of its derived runtimes."""
-    path = directory / PYTHON_WASM_NAME
-    verify_runtime_file(path, PYTHON_WASM_SHA256)
-    if variant == "plain":
-        return RuntimeFile(path, PYTHON_WASM_SHA256, "plain", "cpython-wasi", PYTHON_VERSION)
-    return _derived_runtime(directory, variant)
-
-
-def _variant_runtime(directory: Path, variant: str) -> RuntimeFile:
-    if variant == OWN_PYTHON_VARIANT:
-        return _own_runtime(directory)
-    return _vmware_runtime(directory, variant)
-
-
-_warned: set[str] = set()
-
-
 def python_runtime_file(directory: Path | None = None, variant: str | None = None) -> RuntimeFile:
-    """The Python runtime to use, verified.
+    """The Python runtime to use, verified: `variant` (or $SANDBOX_WASM_PYTHON_RUNTIME; default
+    "cpython313", our CPython 3.13 snapshot) in `directory` (default: `runtime_dir()`).
 
-    `variant` (or $SANDBOX_WASM_PYTHON_RUNTIME): "cpython313" (our own CPython 3.13 build,
-    pre-initialised), "snapshot" (the vmware-labs CPython 3.12, pre-initialised), "bigstack"
-    (its plain start-up with an 8 MiB C stack), "plain" (its pinned file as is), or "auto"
-    (default: the first of those that is present and valid)."""
+    Raises RuntimeNotFoundError when it is not installed and RuntimeIntegrityError when it
+    fails its checks; both messages name the command that fixes it. Nothing else is tried."""
     directory = directory or runtime_dir()
-    choice = variant or os.environ.get("SANDBOX_WASM_PYTHON_RUNTIME") or "auto"
-    if choice in PYTHON_VARIANTS:
-        return _variant_runtime(directory, choice)
-    if choice != "auto":
+    choice = variant or os.environ.get("SANDBOX_WASM_PYTHON_RUNTIME") or DEFAULT_PYTHON_VARIANT
+    if choice not in PYTHON_VARIANTS:
         raise RuntimeNotFoundError(
-            f"unknown Python runtime variant {choice!r} "
-            f"(expected auto, {', '.join(PYTHON_VARIANTS)})"
+            f"unknown Python runtime {choice!r} (expected one of: {', '.join(PYTHON_VARIANTS)})"
         )
-    first_error: RuntimeNotFoundError | RuntimeIntegrityError | None = None
-    for candidate in PYTHON_VARIANTS[:-1]:
-        try:
-            return _variant_runtime(directory, candidate)
-        except (RuntimeNotFoundError, RuntimeIntegrityError) as exc:
-            first_error = first_error or exc
-            installed = (directory / OWN_PYTHON_VARIANT if candidate == OWN_PYTHON_VARIANT
-                         else directory / MANIFEST_NAME).exists()
-            key = f"{directory}:{candidate}"
-            if installed and key not in _warned:
-                _warned.add(key)
-                warnings.warn(f"skipping the {candidate} runtime: {exc}", RuntimeWarning,
-                              stacklevel=2)
-    try:
-        return _vmware_runtime(directory, "plain")
-    except RuntimeNotFoundError:
-        # Nothing at all: name what is missing first (our own runtime), not the fallback.
-        raise first_error or RuntimeNotFoundError(f"no Python runtime in {directory}") from None
+    return _python_runtime(directory, choice)
 
 
 def javascript_runtime_file(directory: Path | None = None) -> RuntimeFile:
-    """The pinned QuickJS-ng WASI runtime, verified."""
+    """The pinned QuickJS-NG WASI runtime, verified."""
     directory = directory or runtime_dir()
     path = directory / QUICKJS_WASM_NAME
-    verify_runtime_file(path, QUICKJS_WASM_SHA256)
-    return RuntimeFile(path, QUICKJS_WASM_SHA256, "plain", "quickjs-ng-wasi", QUICKJS_VERSION)
+    verify_runtime_file(path, QUICKJS_WASM_SHA256, install_hint(directory))
+    return RuntimeFile(path, QUICKJS_WASM_SHA256, "command", "quickjs-ng-wasi", QUICKJS_VERSION)

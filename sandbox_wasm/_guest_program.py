@@ -554,7 +554,7 @@ class GuestProgram:
         linker.define_wasi()
         _define_host_functions(linker)
         self._pre: wasmtime.InstancePre | None = linker.instantiate_pre(module)
-        self._entry = "_start" if runtime.kind == "plain" else "sandbox_resume"
+        self._entry = "_start" if runtime.kind == "command" else "sandbox_resume"
         #: Whether runs get the in-memory filesystem (`RuntimeFile.has_filesystem`).
         self.has_filesystem = runtime.has_filesystem
         #: Where the C stack ends (it grows down from here); 0 when unknown.

@@ -88,7 +88,6 @@ class ResultBuilder:
         self.language = language
         self.limits = EffectiveLimits.of(limits)
         self.runtime = runtime_info(runtime)
-        self.stack_bytes = runtime.stack_bytes
         self.metrics = Metrics()
         self.audit = AuditSummary(safety_verdict="safe", policy="none")
         self.syntax_valid = True
@@ -158,7 +157,7 @@ class ResultBuilder:
         while parsing, the parser exhausted the C stack, or the answer was unusable. No user
         code ran."""
         self.take_metrics(outcome)
-        status, _, error = classify(outcome, self.limits, self.stack_bytes)
+        status, _, error = classify(outcome, self.limits)
         if status in ("timeout", "fuel_exhausted"):
             return self.finish(status, error=audit_budget_error(status, self.limits.memory_mb))
         if status in ("memory_exceeded", "internal_error"):
@@ -212,7 +211,7 @@ class ResultBuilder:
     def from_outcome(self, outcome: GuestOutcome) -> ExecutionResult:
         """The result of a run of the user's code."""
         self.take_metrics(outcome)
-        status, exit_code, error = classify(outcome, self.limits, self.stack_bytes)
+        status, exit_code, error = classify(outcome, self.limits)
         if status == "failed" and self.language == "javascript" and exit_code is not None:
             error = javascript.error_from_stderr(outcome.stderr, exit_code)
         return self.finish(status, exit_code=exit_code, error=error, outcome=outcome)
@@ -294,10 +293,9 @@ def audit_budget_error(status: Status, memory_mb: int) -> ErrorInfo:
 
 
 def classify(
-    outcome: GuestOutcome, limits: EffectiveLimits, stack_bytes: int = 0
+    outcome: GuestOutcome, limits: EffectiveLimits
 ) -> tuple[Status, int | None, ErrorInfo | None]:
-    """Translate a guest outcome into (status, exit code, error). `stack_bytes` is the C
-    stack region the runtime grows at entry (part of the memory size once grown)."""
+    """Translate a guest outcome into (status, exit code, error)."""
     if outcome.host_error is not None:
         return "internal_error", None, ErrorInfo(type="InternalError", message=outcome.host_error)
     if outcome.trap == "deadline":
@@ -319,7 +317,7 @@ def classify(
             message=f"the interpreter accessed memory out of bounds ({outcome.trap_detail})",
         )
     if outcome.trap == "crash":
-        memory_error = memory_cap_error(outcome, limits.memory_mb, stack_bytes)
+        memory_error = memory_cap_error(outcome, limits.memory_mb)
         if memory_error is not None:
             return "memory_exceeded", None, memory_error
         return "failed", 1, ErrorInfo(
@@ -331,22 +329,11 @@ def classify(
     return "failed", code, _guest_error(outcome, code)
 
 
-def memory_cap_error(
-    outcome: GuestOutcome, memory_mb: int, stack_bytes: int = 0
-) -> ErrorInfo | None:
+def memory_cap_error(outcome: GuestOutcome, memory_mb: int) -> ErrorInfo | None:
     """Why a guest that stopped abnormally died of its memory cap, or None if it did not:
-    its linear memory (as wasmtime reports it) ended within MEMORY_CAP_HEADROOM of the cap,
-    or the runtime could not even grow its C stack region at entry."""
+    its linear memory (as wasmtime reports it) ended within MEMORY_CAP_HEADROOM of the cap."""
     cap = memory_mb * MIB
     size = outcome.peak_memory_bytes
-    start_needs = outcome.initial_memory_bytes + stack_bytes
-    if stack_bytes and size < start_needs and start_needs > cap:
-        needed = -(-start_needs // MIB) + 2
-        return ErrorInfo(
-            type="MemoryLimitExceeded",
-            message=f"the {memory_mb} MiB memory cap is below what this runtime needs to start "
-            f"(about {needed} MiB)",
-        )
     if size and cap - size < MEMORY_CAP_HEADROOM:
         return ErrorInfo(
             type="MemoryLimitExceeded",

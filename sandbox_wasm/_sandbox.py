@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from . import _javascript as javascript
 from ._artifacts import (
     file_sha256,
-    guest_source,
     javascript_runtime_file,
     python_runtime_file,
     runtime_dir,
@@ -59,23 +58,20 @@ from ._vfs import FileCaps, MemoryFS
 if TYPE_CHECKING:
     from ._image import Image, ImageManifest
 
-# A plain runtime starts the interpreter and runs the bootstrap on every execution; a
-# snapshot was started (with the same bootstrap) at build time and only needs stdin.
+# A snapshot was started (with the guest bootstrap) at build time and only needs stdin.
 SNAPSHOT_ARGV = ["python"]
 AUDIT_CACHE_SIZE = 512
-
-
-def _plain_argv() -> list[str]:
-    return ["python", "-I", "-S", "-u", "-c", guest_source()]
 
 
 class Sandbox:
     """Runs audited code in fresh WebAssembly instances. Thread-safe and reusable: the
     Engine and compiled runtime are shared, every execution gets a new Store.
 
-    `python_runtime` picks the Python runtime: "cpython313" (our own CPython 3.13 build),
-    "snapshot", "bigstack" or "plain" (the vmware-labs CPython 3.12 fallback's variants), or
-    "auto" (default: the first present; also settable with $SANDBOX_WASM_PYTHON_RUNTIME).
+    `python_runtime` names the Python runtime variant (default "cpython313", our CPython 3.13
+    snapshot; also settable with $SANDBOX_WASM_PYTHON_RUNTIME), looked up in
+    `runtime_directory` (default: `wasm-exec runtime path`). A runtime that is missing or fails
+    its checks raises RuntimeNotFoundError / RuntimeIntegrityError naming the command that
+    fixes it, on first use (`warm_up()` to find out at once); nothing else is tried.
 
     `image` runs an image instead (a runtime with pure-Python packages baked in and
     imported, built by `sandbox_wasm.image.build_image` or `wasm-exec image build`): it is
@@ -195,7 +191,7 @@ class Sandbox:
                         argv = SNAPSHOT_ARGV
                     else:
                         runtime = python_runtime_file(directory, self._python_variant)
-                        argv = SNAPSHOT_ARGV if runtime.kind == "snapshot" else _plain_argv()
+                        argv = SNAPSHOT_ARGV
                     program = GuestProgram(engine_host(), runtime, argv)
                     self._programs[language] = program
         return program
@@ -246,8 +242,8 @@ class Sandbox:
         result = ResultBuilder(language, effective, program.runtime)
         if inputs and not program.has_filesystem:
             raise InvalidRequestError(
-                f"files need our CPython 3.13 runtime; {program.runtime.name} has no "
-                "in-memory filesystem", field="files")
+                f"files are for Python code; {program.runtime.name} has no in-memory "
+                "filesystem", field="files")
         if language == "javascript":
             return self._execute_javascript(program, source, effective, result)
         # One fresh instance audits and then runs: the guest parses the source, writes its
@@ -255,10 +251,6 @@ class Sandbox:
         # (judged by the same function as on the host) allows it.
         policy, line = self.request_policy(policy)
         offered = self.tools if tools is None else build_tools(tools)
-        if offered and not program.has_filesystem:
-            raise InvalidRequestError(
-                f"tools need our CPython 3.13 runtime; {program.runtime.name} has no tool "
-                "channel", field="tools")
         payload = request_payload(MODE_EXEC, offered, line, source,
                                   rest=program.runtime.returns_to_rest)
         fs = new_filesystem(inputs, effective) if program.has_filesystem else None

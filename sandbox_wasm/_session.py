@@ -115,14 +115,6 @@ class Session:
         self.on_trap: OnTrap = on_trap
         self.idle_timeout_s = idle_timeout_s
         self._program = self._sandbox._program("python")
-        runtime = self._program.runtime
-        if not runtime.returns_to_rest:
-            # The vmware-labs fallback's snapshot grows a new C stack region on every entry,
-            # and its plain variants start the interpreter afresh: neither returns to rest.
-            raise InvalidRequestError(
-                f"sessions need a snapshot runtime that returns to rest between calls (our "
-                f"CPython 3.13, cpython313); {runtime.name} does not", field="python_runtime",
-            )
         self.id = uuid.uuid4().hex
         self.calls = 0
         self._lock = threading.RLock()

@@ -1,8 +1,7 @@
-"""Every module of the guests' standard libraries (CPython 3.13, and 3.12 for the fallback
-runtime), classified for the balanced policy, with a one-line reason each: allowed (what
-it does inside the sandbox) or blocked (it reaches the interpreter's internals: the first
-step of an escape). The reason of a blocked module is shown in the finding of a refused
-import.
+"""Every module of the guest's standard library (CPython 3.13), classified for the balanced
+policy, with a one-line reason each: allowed (what it does inside the sandbox) or blocked (it
+reaches the interpreter's internals: the first step of an escape). The reason of a blocked
+module is shown in the finding of a refused import.
 
 Balanced blocks little: the WebAssembly boundary and the limits are the guarantee, so a
 module is allowed when its worst is to fail at the call (no processes, threads or sockets
@@ -30,8 +29,7 @@ ALLOWED: dict[str, str] = {
         token tokenize unicodedata codecs quopri sre_compile sre_constants sre_parse"""),
     **_each("data formats parsed and written in memory", """
         csv email html json plistlib struct tomllib xml zlib pyexpat bz2 lzma _compression
-        configparser mimetypes netrc mailbox wave chunk aifc sunau sndhdr imghdr audioop uu
-        xdrlib mailcap pipes"""),
+        configparser mimetypes netrc mailbox wave"""),
     **_each("dates and times (the guest's clock is the host's; no sleeping past the deadline)",
             "calendar datetime time sched zoneinfo"),
     **_each("hashes and tokens", "hashlib hmac secrets uuid"),
@@ -63,18 +61,18 @@ ALLOWED: dict[str, str] = {
     **_each("the builtins; getattr & co. check escape-prone names at run time", "builtins"),
     **_each("processes: there are none in the sandbox, so starting one fails at the call",
             """subprocess multiprocessing concurrent signal pty tty termios fcntl resource
-            pwd grp spwd syslog nis crypt ossaudiodev"""),
+            pwd grp syslog"""),
     **_each("threads: the guest cannot start one, so starting one fails at the call",
             "threading _threading_local"),
     **_each("network: the guest has no sockets, so connecting fails at the call", """
-        socket ssl http urllib ftplib smtplib poplib imaplib nntplib telnetlib socketserver
-        xmlrpc asyncio webbrowser wsgiref cgi cgitb select selectors mmap"""),
+        socket ssl http urllib ftplib smtplib poplib imaplib socketserver
+        xmlrpc asyncio webbrowser wsgiref select selectors mmap"""),
     **_each("terminal and graphics toolkits (absent in the guest)", """
         curses tkinter turtle turtledemo idlelib"""),
     **_each("other platforms' modules (absent in the guest)", """
-        nt msvcrt winreg winsound msilib _winapi _overlapped _wmi _aix_support _osx_support
+        nt msvcrt winreg winsound _winapi _overlapped _wmi _aix_support _osx_support
         _scproxy _android_support _apple_support _ios_support"""),
-    **_each("packaging tools (there is nothing to install into)", "ensurepip venv lib2to3"),
+    **_each("packaging tools (there is nothing to install into)", "ensurepip venv"),
     **_each("private accelerator or helper of a public module", """
         _bisect _blake2 _codecs _codecs_cn _codecs_hk _codecs_iso2022 _codecs_jp _codecs_kr
         _codecs_tw _collections _collections_abc _contextvars _csv _datetime _decimal
@@ -84,7 +82,7 @@ ALLOWED: dict[str, str] = {
         _tokenize _typing _uuid _abc _ast _warnings _weakref _weakrefset _opcode
         _opcode_metadata _sysconfig _suggestions _colorize _pyrepl _pickle _bz2 _lzma
         _dbm _gdbm _sqlite3 _zoneinfo _posixsubprocess _multiprocessing _posixshmem _thread
-        _signal _socket _ssl _asyncio _symtable _tracemalloc _crypt _msi _curses
+        _signal _socket _ssl _asyncio _symtable _tracemalloc _curses
         _curses_panel _tkinter _lsprof"""),
 }
 
@@ -116,10 +114,6 @@ def import_reason(module: str) -> str | None:
     return BLOCKED.get(parts[0])
 
 
-#: Modules of the 3.12 fallback's standard library that 3.13 removed (PEP 594, lib2to3).
-REMOVED_IN_313 = frozenset(_each("", """
-    _crypt _msi aifc audioop cgi cgitb chunk crypt imghdr lib2to3 mailcap msilib nis nntplib
-    ossaudiodev pipes sndhdr spwd sunau telnetlib uu xdrlib"""))
 #: The standard library of our CPython 3.13 guest: its `sys.stdlib_module_names`
 #: (tests/test_stdlib.py checks it against the guest). Images are built for this guest.
-STDLIB_313 = (frozenset(ALLOWED) | frozenset(BLOCKED)) - REMOVED_IN_313
+STDLIB_313 = frozenset(ALLOWED) | frozenset(BLOCKED)

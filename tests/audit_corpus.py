@@ -2,7 +2,7 @@
 
 Each `Case` is a script of the kind an LLM agent writes to answer a user's question (parse a
 CSV held in a string, summarise numbers, compute dates, run a seeded simulation, format a
-report, ...), with the exact stdout it prints under CPython 3.12. The scripts use only the
+report, ...), with the exact stdout it prints under CPython 3.13. The scripts use only the
 allowlisted standard library and none of the constructs the audit exists to refuse (no open,
 eval, exec, dunder attribute walks, non-literal getattr, ...), so a precise audit must judge
 every one of them safe, and each must then print exactly `stdout`. Some use constructs that

@@ -1,9 +1,8 @@
-"""Shared fixtures: real sandboxes on the real pinned runtimes (nothing is mocked).
+"""Shared fixtures: real sandboxes on the real runtimes (nothing is mocked).
 
-The `sandbox`, `balanced_sandbox` and `open_sandbox` fixtures are parametrised over both
-Python runtimes that scripts/setup.sh installs: our own CPython 3.13 snapshot (the default)
-and the vmware-labs CPython 3.12 snapshot (the fallback), so every test using them runs on
-both.
+The `sandbox`, `balanced_sandbox` and `open_sandbox` fixtures are parametrised over the
+Python runtimes in PYTHON_RUNTIMES (today our CPython 3.13 snapshot, the one scripts/setup.sh
+installs), so every test using them runs on each.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ import pytest
 
 import sandbox_wasm as sw
 
-PYTHON_RUNTIMES = ["cpython313", "snapshot"]
+PYTHON_RUNTIMES = ["cpython313"]
 
 
 @pytest.fixture(scope="session", params=PYTHON_RUNTIMES)

@@ -1,4 +1,4 @@
-"""The audit, organised by the construct it judges. Parsing happens in the guest (3.12)."""
+"""The audit, organised by the construct it judges. Parsing happens in the guest (3.13)."""
 
 from __future__ import annotations
 

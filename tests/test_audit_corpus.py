@@ -44,8 +44,7 @@ def test_benign_script_is_safe_under_the_default_policy(
 
 
 # Runs on the default runtime (our CPython 3.13): memoised recursion 250-300 deep
-# (`memoised-staircase-300`, `recursion-limit-memo-depth`) works there; the 3.12 fallback
-# stops lru_cache recursion near 164 levels.
+# (`memoised-staircase-300`, `recursion-limit-memo-depth`) works there.
 @pytest.mark.parametrize("case", CORPUS, ids=[case.id for case in CORPUS])
 def test_benign_script_runs_right_under_the_default_policy(
     default_box: sw.Sandbox, case: Case

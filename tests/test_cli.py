@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -121,6 +122,35 @@ def test_missing_runtime_exit_70(tmp_path: Path) -> None:
     )
     assert done.returncode == 70 and "`wasm-exec runtime install`" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_tampered_runtime_exit_70_without_a_warning(tmp_path: Path) -> None:
+    from sandbox_wasm._artifacts import runtime_dir
+
+    shutil.copytree(runtime_dir() / "cpython313", tmp_path / "cpython313")
+    snapshot = tmp_path / "cpython313" / "python-snapshot.wasm"
+    data = bytearray(snapshot.read_bytes())
+    data[-100] ^= 1
+    snapshot.write_bytes(bytes(data))
+    env = {"SANDBOX_WASM_RUNTIME_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-W", "always", "-m", "sandbox_wasm", "-c",
+                           "print(1)"], capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 70, done.stderr
+    assert "tampered or corrupt runtime" in done.stderr
+    assert "`wasm-exec runtime install`" in done.stderr
+    assert "Warning" not in done.stderr and "Traceback" not in done.stderr
+    assert done.stdout == ""  # nothing else ran
+
+
+def test_serve_refuses_to_start_without_its_runtime(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "sandbox_wasm", "serve", "--port", "0"], capture_output=True,
+        text=True, timeout=60, env={"SANDBOX_WASM_RUNTIME_DIR": str(tmp_path),
+                                    "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 70, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("wasm-exec serve: runtime error:") and "cpython313" in line
+    assert "`wasm-exec runtime install`" in line
 
 
 def test_python_dash_m_sandbox_wasm_is_the_cli() -> None:

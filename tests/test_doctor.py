@@ -75,7 +75,8 @@ def test_exits_non_zero_when_a_check_fails(tmp_path: Path) -> None:
     assert result["ok"] is False
     runtime = result["checks"][0]
     assert runtime["name"] == "runtime" and not runtime["ok"]
-    assert "setup.sh" in runtime["detail"] and "cpython313" in runtime["detail"]
+    assert "`wasm-exec runtime install" in runtime["detail"]
+    assert "cpython313" in runtime["detail"]
     assert "Traceback" not in done.stderr
 
 

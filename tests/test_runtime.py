@@ -1,39 +1,48 @@
-"""Runtime location, pinned-hash verification and the compile cache."""
+"""Runtime location, verification (no fallback: a missing or altered runtime is an error
+naming the command that fixes it) and the compile cache."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import warnings
 from pathlib import Path
 
 import pytest
 
 import sandbox_wasm as sw
 from sandbox_wasm import _artifacts, _engine
-from sandbox_wasm._artifacts import PYTHON_WASM_NAME, PYTHON_WASM_SHA256, runtime_dir
+from sandbox_wasm._artifacts import QUICKJS_WASM_NAME, QUICKJS_WASM_SHA256, runtime_dir
 
 
 @pytest.fixture(scope="module")
 def pinned_runtime() -> Path:
-    path = runtime_dir() / PYTHON_WASM_NAME
+    """The pinned QuickJS file: a small module, so the compile-cache tests compile fast."""
+    path = runtime_dir() / QUICKJS_WASM_NAME
     assert path.is_file(), "run scripts/setup.sh first"
     return path
 
 
 def test_pinned_runtime_verifies(pinned_runtime: Path) -> None:
-    assert _artifacts.file_sha256(pinned_runtime) == PYTHON_WASM_SHA256
-    plain = _artifacts.python_runtime_file(pinned_runtime.parent, "plain")
-    assert plain.sha256 == PYTHON_WASM_SHA256
+    assert _artifacts.file_sha256(pinned_runtime) == QUICKJS_WASM_SHA256
+    assert _artifacts.javascript_runtime_file(pinned_runtime.parent).sha256 == QUICKJS_WASM_SHA256
 
 
 def test_missing_runtime_is_a_clear_error(tmp_path: Path) -> None:
     box = sw.Sandbox(runtime_directory=tmp_path)
-    with pytest.raises(sw.RuntimeNotFoundError, match=r"cpython313.*setup\.sh"):
+    with pytest.raises(sw.RuntimeNotFoundError,
+                       match=r"'cpython313' is not installed in .*`wasm-exec runtime install "
+                       r"--dir .*`") as error:
         box.execute("print(1)")
+    assert str(tmp_path) in str(error.value)
+    missing = tmp_path / "nowhere"
+    with pytest.raises(sw.RuntimeNotFoundError, match="does not exist"):
+        sw.Sandbox(runtime_directory=missing).warm_up()
 
 
 def test_tampered_runtime_is_refused(tmp_path: Path, pinned_runtime: Path) -> None:
-    tampered = tmp_path / PYTHON_WASM_NAME
+    tampered = tmp_path / QUICKJS_WASM_NAME
     shutil.copyfile(pinned_runtime, tampered)
     with tampered.open("r+b") as handle:
         handle.seek(1_000_000)
@@ -41,14 +50,14 @@ def test_tampered_runtime_is_refused(tmp_path: Path, pinned_runtime: Path) -> No
         handle.seek(1_000_000)
         handle.write(bytes([byte[0] ^ 0xFF]))
     box = sw.Sandbox(runtime_directory=tmp_path)
-    with pytest.raises(sw.RuntimeIntegrityError, match="SHA-256"):
-        box.execute("print(1)")
+    with pytest.raises(sw.RuntimeIntegrityError, match=r"SHA-256.*`wasm-exec runtime install"):
+        box.execute("console.log(1)", language="javascript")
 
 
 def test_truncated_runtime_is_refused(tmp_path: Path, pinned_runtime: Path) -> None:
-    (tmp_path / PYTHON_WASM_NAME).write_bytes(pinned_runtime.read_bytes()[:1000])
+    (tmp_path / QUICKJS_WASM_NAME).write_bytes(pinned_runtime.read_bytes()[:1000])
     with pytest.raises(sw.RuntimeIntegrityError):
-        sw.Sandbox(runtime_directory=tmp_path).warm_up()
+        sw.Sandbox(runtime_directory=tmp_path).warm_up("javascript")
 
 
 def test_runtime_dir_override(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -62,14 +71,14 @@ def test_compile_cache_written_atomically_and_reused(
     monkeypatch.setenv("SANDBOX_WASM_CACHE_DIR", str(tmp_path))
     host = _engine.EngineHost()
     try:
-        _, compiled = host.module(pinned_runtime, PYTHON_WASM_SHA256)
+        _, compiled = host.module(pinned_runtime, QUICKJS_WASM_SHA256)
         entries = sorted(tmp_path.iterdir())
         # The compiled module, and its facts (the C stack pointer of the verified bytes).
         assert compiled and [entry.suffix for entry in entries] == [".cwasm", ".json"]
         assert not any(p.name.endswith(".tmp") for p in tmp_path.iterdir())
         other = _engine.EngineHost()
         try:
-            _, compiled_again = other.module(pinned_runtime, PYTHON_WASM_SHA256)
+            _, compiled_again = other.module(pinned_runtime, QUICKJS_WASM_SHA256)
             assert not compiled_again  # loaded from the on-disk cache
         finally:
             other.close()
@@ -83,10 +92,10 @@ def test_corrupt_cache_entry_is_replaced(
     monkeypatch.setenv("SANDBOX_WASM_CACHE_DIR", str(tmp_path))
     host = _engine.EngineHost()
     try:
-        cache_file = host._cache_path(PYTHON_WASM_SHA256)
+        cache_file = host._cache_path(QUICKJS_WASM_SHA256)
         cache_file.parent.mkdir(parents=True, exist_ok=True)
         cache_file.write_bytes(b"not a module")
-        module, compiled = host.module(pinned_runtime, PYTHON_WASM_SHA256)
+        module, compiled = host.module(pinned_runtime, QUICKJS_WASM_SHA256)
         assert compiled and module is not None
         assert cache_file.stat().st_size > 1_000_000
     finally:
@@ -107,13 +116,13 @@ def test_the_compile_cache_keeps_only_the_most_recently_used_modules(
     unrelated.write_text("kept")
     host = _engine.EngineHost()
     try:
-        _, compiled = host.module(pinned_runtime, PYTHON_WASM_SHA256)
+        _, compiled = host.module(pinned_runtime, QUICKJS_WASM_SHA256)
     finally:
         host.close()
     assert compiled
     kept = sorted(p.name for p in tmp_path.glob("module-*.cwasm"))
     assert len(kept) == _engine.MAX_CACHED_MODULES
-    assert host._cache_path(PYTHON_WASM_SHA256).name in kept  # the one just written
+    assert host._cache_path(QUICKJS_WASM_SHA256).name in kept  # the one just written
     assert not old[0].exists() and old[-1].exists()  # the least recently used went first
     assert unrelated.read_text() == "kept"
 
@@ -136,20 +145,26 @@ def test_write_atomically_leaves_no_temp_on_failure(tmp_path: Path) -> None:
     assert os.listdir(target.parent) == ["x.bin"]
 
 
-def test_auto_prefers_our_own_runtime() -> None:
-    own = _artifacts.python_runtime_file(variant="auto")
+def test_the_default_is_our_own_runtime() -> None:
+    own = _artifacts.python_runtime_file()
     assert (own.name, own.version, own.kind) == ("cpython313-wasi-snapshot", "3.13.15", "snapshot")
     assert own.path == runtime_dir() / "cpython313" / "python-snapshot.wasm"
-    assert own.stack_bytes == 0  # the linker put the C stack first: nothing grows at entry
-    assert _artifacts.python_runtime_file(variant="snapshot").name == "cpython-wasi-snapshot"
-    assert _artifacts.python_runtime_file(variant="bigstack").stack_bytes == 8 * 1024 * 1024
+    assert _artifacts.python_runtime_file(variant="cpython313") == own
+
+
+@pytest.mark.parametrize("name", ["auto", "snapshot", "plain", "bigstack"])
+def test_there_is_no_other_python_runtime(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(sw.RuntimeNotFoundError, match=r"unknown Python runtime.*cpython313"):
+        sw.Sandbox(python_runtime=name).warm_up()
+    monkeypatch.setenv("SANDBOX_WASM_PYTHON_RUNTIME", name)
+    with pytest.raises(sw.RuntimeNotFoundError, match="unknown Python runtime"):
+        _artifacts.python_runtime_file()
 
 
 def test_result_names_the_runtime_that_ran() -> None:
     own = sw.Sandbox(python_runtime="cpython313").execute("import sys; print(sys.version)")
     assert own.runtime.version == "3.13.15" and own.stdout.startswith("3.13.15 ")
-    old = sw.Sandbox(python_runtime="snapshot").execute("import sys; print(sys.version)")
-    assert old.runtime.version == "3.12.0" and old.stdout.startswith("3.12.0 ")
+    assert own.runtime.name == "cpython313-wasi-snapshot"
 
 
 def _copy_runtime_dir(tmp_path: Path, *copied: str) -> Path:
@@ -157,7 +172,7 @@ def _copy_runtime_dir(tmp_path: Path, *copied: str) -> Path:
     (so a test can edit them)."""
     for entry in runtime_dir().iterdir():
         (tmp_path / entry.name).symlink_to(entry)
-    for name in ("manifest.json", *copied):
+    for name in copied:
         target = tmp_path / name
         if target.parent.is_symlink():
             target.parent.unlink()
@@ -175,50 +190,24 @@ def _flip_a_byte(path: Path) -> None:
     path.write_bytes(bytes(data))
 
 
-def test_tampered_snapshot_is_refused(tmp_path: Path) -> None:
-    directory = _copy_runtime_dir(tmp_path, "python-snapshot.wasm")
-    (directory / "cpython313").unlink()  # without our own runtime, auto tries the fallback's
-    _flip_a_byte(directory / "python-snapshot.wasm")
-    with pytest.raises(sw.RuntimeIntegrityError):
-        _artifacts.python_runtime_file(directory, "snapshot")
-    with pytest.warns(RuntimeWarning, match="skipping the snapshot"):
-        fallback = _artifacts.python_runtime_file(directory, "auto")
-    assert fallback.name == "cpython-wasi-bigstack"
-
-
-def test_tampered_own_snapshot_is_refused_and_auto_falls_back(tmp_path: Path) -> None:
+def test_tampered_snapshot_is_refused_and_nothing_else_runs(tmp_path: Path) -> None:
     directory = _copy_runtime_dir(tmp_path, "cpython313/python-snapshot.wasm")
     _flip_a_byte(directory / "cpython313" / "python-snapshot.wasm")
-    with pytest.raises(sw.RuntimeIntegrityError, match="SHA-256"):
-        _artifacts.python_runtime_file(directory, "cpython313")
-    with pytest.warns(RuntimeWarning, match="skipping the cpython313 runtime"):
-        fallback = _artifacts.python_runtime_file(directory, "auto")
-    assert fallback.name == "cpython-wasi-snapshot"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a clean error, never a warning and another runtime
+        with pytest.raises(sw.RuntimeIntegrityError, match=r"SHA-256.*tampered") as error:
+            sw.Sandbox(runtime_directory=directory).execute("print(1)")
+    assert f"`wasm-exec runtime install --dir {directory}`" in str(error.value)
 
 
-@pytest.mark.parametrize(("variant", "manifest"), [
-    pytest.param("cpython313", "cpython313/manifest.json", id="ours"),
-    pytest.param("snapshot", "manifest.json", id="fallback"),
-])
-def test_stale_snapshot_is_refused(tmp_path: Path, variant: str, manifest: str) -> None:
-    import json
-
-    directory = _copy_runtime_dir(tmp_path, manifest)
-    path = directory / manifest
+def test_stale_snapshot_is_refused(tmp_path: Path) -> None:
+    directory = _copy_runtime_dir(tmp_path, "cpython313/manifest.json")
+    path = directory / "cpython313" / "manifest.json"
     data = json.loads(path.read_text())
     data["guest_boot_sha256"] = "0" * 64
     path.write_text(json.dumps(data))
-    with pytest.raises(sw.RuntimeIntegrityError, match="bootstrap"):
-        _artifacts.python_runtime_file(directory, variant)
-
-
-def test_missing_derived_runtime_is_a_clear_error(tmp_path: Path, pinned_runtime: Path) -> None:
-    (tmp_path / PYTHON_WASM_NAME).symlink_to(pinned_runtime)
-    with pytest.raises(sw.RuntimeNotFoundError, match="build"):
-        _artifacts.python_runtime_file(tmp_path, "snapshot")
-    with pytest.raises(sw.RuntimeNotFoundError, match=r"setup\.sh"):
-        _artifacts.python_runtime_file(tmp_path, "cpython313")
-    assert _artifacts.python_runtime_file(tmp_path, "auto").name == "cpython-wasi"
+    with pytest.raises(sw.RuntimeIntegrityError, match=r"bootstrap.*`wasm-exec runtime install"):
+        _artifacts.python_runtime_file(directory)
 
 
 def test_memory_cap_below_what_the_audit_needs(python_runtime: str) -> None:

@@ -18,7 +18,7 @@ def test_succeeded(sandbox: sw.Sandbox) -> None:
     assert result.audit.safety_verdict == "safe" and result.audit.policy == "strict"
     assert result.metrics.fuel_consumed > 0 and result.metrics.peak_memory_bytes > 0
     assert result.runtime.version == sandbox.runtime_info.version
-    assert result.runtime.version in ("3.13.15", "3.12.0") and len(result.runtime.sha256) == 64
+    assert result.runtime.version == "3.13.15" and len(result.runtime.sha256) == 64
 
 
 def test_module_level_execute_and_audit() -> None:

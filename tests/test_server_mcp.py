@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 from collections.abc import Awaitable, Iterator
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -34,8 +35,10 @@ class StdioMcp:
     """One `wasm-exec mcp` subprocess and an initialised ClientSession to it, kept open on
     an event loop in a background thread so that tests can call it synchronously."""
 
-    def __init__(self, flags: list[str] | None = None) -> None:
+    def __init__(self, flags: list[str] | None = None,
+                 env: dict[str, str] | None = None) -> None:
         self._flags = flags or []
+        self._env = dict(os.environ) if env is None else env
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._thread.start()
@@ -50,7 +53,7 @@ class StdioMcp:
     async def _hold(self) -> None:
         params = StdioServerParameters(
             command=SERVER_COMMAND[0], args=[*SERVER_COMMAND[1:], *self._flags],
-            env=dict(os.environ),
+            env=self._env,
         )
         try:
             async with stdio_client(params) as (read, write), ClientSession(
@@ -304,6 +307,25 @@ def test_stdio_answers_lines_that_are_not_messages_with_jsonrpc_errors() -> None
     finally:
         process.kill()
         process.wait(timeout=30)
+
+
+def test_a_missing_runtime_is_reported_to_the_client(tmp_path: Path) -> None:
+    """The server starts without its runtime, and every tool call says what is missing and
+    the command that fixes it, instead of the connection closing."""
+    client = StdioMcp(env={**os.environ, "SANDBOX_WASM_RUNTIME_DIR": str(tmp_path)})
+    try:
+        listed = client.run(client.session.list_tools())
+        assert {tool.name for tool in listed.tools} == TOOLS
+        for name, arguments in [("execute_python_sandbox", {"python_script": "print(1)"}),
+                                ("audit_python_code", {"python_script": "print(1)"}),
+                                ("open_python_session", {})]:
+            result = client.call(name, arguments)
+            assert result.is_error is True, result
+            text = result.content[0].text  # type: ignore[union-attr]
+            assert "'cpython313' is not installed" in text, text
+            assert "`wasm-exec runtime install" in text, text
+    finally:
+        client.close()
 
 
 def test_deeply_nested_json_stdout_is_served(mcp: StdioMcp) -> None:

@@ -1,4 +1,4 @@
-"""Sessions on the real runtime (our CPython 3.13; the vmware-labs fallback has none): state
+"""Sessions on the real runtime (our CPython 3.13): state
 across calls, each trap kind's outcome, limits, idle expiry, snapshots (round trip in a new
 process, every way a snapshot is refused) and isolation."""
 
@@ -210,15 +210,6 @@ def test_bad_session_arguments_are_refused(balanced_sandbox: sw.Sandbox) -> None
     assert error.value.field == "limits.timeout_ms"
     with pytest.raises(sw.InvalidRequestError):
         sw.Session(sandbox=balanced_sandbox, policy="lenient")  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize("variant", ["snapshot", "plain"])
-def test_the_fallback_runtime_has_no_sessions(variant: str) -> None:
-    with sw.Sandbox(python_runtime=variant) as box, pytest.raises(
-        sw.InvalidRequestError, match="returns to rest"
-    ) as error:
-        sw.Session(sandbox=box)
-    assert error.value.field == "python_runtime"
 
 
 def test_a_closed_session_refuses_calls_and_snapshots(balanced_sandbox: sw.Sandbox) -> None:

@@ -204,11 +204,11 @@ def test_bad_input_values_are_refused(box: sw.Sandbox) -> None:
     assert error.value.field == "files.a"
 
 
-def test_the_fallback_runtime_refuses_files() -> None:
-    with sw.Sandbox(python_runtime="snapshot") as fallback, pytest.raises(
-        sw.InvalidRequestError, match="files need"
-    ):
-        fallback.execute("pass", files={"a": b"x"})
+def test_javascript_refuses_files() -> None:
+    with sw.Sandbox() as box, pytest.raises(sw.InvalidRequestError,
+                                            match="files are for Python") as error:
+        box.execute("console.log(1)", language="javascript", files={"a": b"x"})
+    assert error.value.field == "files"
 
 
 def test_a_tree_survives_freezing_and_thawing() -> None:

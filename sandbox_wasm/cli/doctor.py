@@ -18,16 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .._artifacts import (
-    MANIFEST_NAME,
-    OWN_PYTHON_VARIANT,
-    PYTHON_VARIANTS,
-    PYTHON_WASM_NAME,
-    PYTHON_WASM_SHA256,
-    file_sha256,
-    read_manifest,
-    runtime_dir,
-)
+from .._artifacts import MANIFEST_NAME, PYTHON_VARIANTS, read_manifest
 from .._errors import SandboxError
 from .._models import ExecutionResult, Limits
 from .._policy import REPORT_ONLY_POLICY
@@ -116,25 +107,18 @@ class Doctor:
 
     # -- the checks ---------------------------------------------------------------------
     def check_runtime(self) -> tuple[str, dict[str, object]]:
-        # Loading verifies the runtime in use against its pin or build manifest (and raises
-        # with a fix hint); the vmware-labs input of the fallback is checked against its pin.
+        # Loading verifies the runtime against its build manifest, and raises with the command
+        # that fixes a missing or altered one (the check fails with it; nothing else runs).
         info = self.default.runtime_info
         path = self.default._program("python").runtime.path
         data = info.model_dump()
-        if path.parent.name == OWN_PYTHON_VARIANT:
-            manifest = read_manifest(path.parent)
-            data["recipe_hash"] = manifest.get("recipe_hash")
-            data["deterministic_build"] = manifest.get("deterministic")
-            _expect(manifest.get("snapshot_sha256") == info.sha256,
-                    f"{path.parent / MANIFEST_NAME} does not describe {path}")
-            source = f"our own build, recipe {str(manifest.get('recipe_hash'))[:16]}..."
-        else:
-            plain = runtime_dir() / PYTHON_WASM_NAME
-            pinned = file_sha256(plain) if plain.is_file() else "missing"
-            _expect(pinned == PYTHON_WASM_SHA256,
-                    f"{plain}: SHA-256 {pinned}, pinned {PYTHON_WASM_SHA256}")
-            data["pinned_input_sha256"] = pinned
-            source = f"pinned input {pinned[:16]}... verified"
+        manifest = read_manifest(path.parent)
+        data["path"] = str(path)
+        data["recipe_hash"] = manifest.get("recipe_hash")
+        data["deterministic_build"] = manifest.get("deterministic")
+        _expect(manifest.get("snapshot_sha256") == info.sha256,
+                f"{path.parent / MANIFEST_NAME} does not describe {path}")
+        source = f"our own build, recipe {str(manifest.get('recipe_hash'))[:16]}..., {path}"
         return (f"{info.name} {info.version} sha256={info.sha256[:16]}... ({source}) "
                 f"wasmtime {info.wasmtime}"), data
 
@@ -393,8 +377,9 @@ def main(argv: Sequence[str]) -> int:
         "has no files, environment or network. Exit 0 only when every check holds.",
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
-    parser.add_argument("--python-runtime", choices=("auto", *PYTHON_VARIANTS),
-                        help="which Python runtime variant to test (default: auto)")
+    parser.add_argument("--python-runtime", choices=PYTHON_VARIANTS,
+                        help=f"which Python runtime variant to test (default: "
+                        f"{PYTHON_VARIANTS[0]})")
     parser.add_argument("--samples", type=int, default=20, help="latency samples (default 20)")
     try:
         args = parser.parse_args(list(argv))

@@ -110,6 +110,7 @@ def main(argv: Sequence[str]) -> int:
     except UsageError as exc:
         return report_failure("wasm-exec mcp", exc)
 
+    from .._errors import SandboxError
     from .._sandbox import Sandbox
     from ..server import create_mcp_server
     from ..server._gateway_tools import ToolConfigError
@@ -121,8 +122,14 @@ def main(argv: Sequence[str]) -> int:
     # The bridged servers stay connected while this server runs, and are stopped with it.
     with contextlib.closing(tools):
         sandbox = Sandbox(tools=tools.tools.values())
-        # Fail now, with the library's message, if the runtime is missing or tampered with.
-        sandbox.warm_up()
+        try:
+            sandbox.warm_up()
+        except SandboxError as exc:
+            # A client that started this server would only see its connection close: keep
+            # serving, and every tool call reports the error (with the command that fixes
+            # it) until the runtime is in place; it is loaded again on the next call.
+            print(f"wasm-exec mcp: runtime error: {exc}; serving anyway: every tool call "
+                  "reports it until it is fixed", file=sys.stderr)
         # Over HTTP with keys, sessions belong to the key that opened them (stdio has one
         # client: the process that started this one).
         auth = Authenticator(keys) if keys and args.transport != "stdio" else None

@@ -1,14 +1,19 @@
-"""`wasm-exec runtime install|status|verify|path`: the pinned runtimes of this installation.
+"""`wasm-exec runtime install|status|verify|path|pack`: the runtimes of this installation.
 
-    wasm-exec runtime install     # fetch, build (cached) and verify them (idempotent)
+    wasm-exec runtime install [--from WHEEL|DIR]  # put the runtimes in place (idempotent)
     wasm-exec runtime status      # which are present and pass their checks
-    wasm-exec runtime verify      # hash every file again; exit 1 on a mismatch
+    wasm-exec runtime verify      # hash every file again
     wasm-exec runtime path        # the directory the library loads them from
+    wasm-exec runtime pack -o DIR # pack them into reproducible wheels
 
 The directory is $SANDBOX_WASM_RUNTIME_DIR, else the checkout's runtime/ (when run from a
-repository checkout), else the user data directory. Our CPython is built from pinned inputs
-the first time (~7 minutes on 2 cores; Debian's clang/lld 19 via apt-get, so as root) and
-reused from ~/.cache/sandbox-wasm/cpython-wasi ($SANDBOX_WASM_BUILD_CACHE) afterwards.
+repository checkout), else an installed runtime wheel's (`pip install sandbox-wasm-runtime`),
+else the user data directory. `install` takes the runtimes from `--from`, else from an
+installed runtime wheel, else builds our CPython from pinned inputs (reused from
+~/.cache/sandbox-wasm/cpython-wasi, $SANDBOX_WASM_BUILD_CACHE, afterwards). An admin can
+install into a shared directory (`--dir /opt/sandbox-wasm/runtime`) that every user reads
+through SANDBOX_WASM_RUNTIME_DIR. `status`, `verify` and `install` exit 1 unless the default
+runtimes are all present and valid.
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ from dataclasses import asdict
 from pathlib import Path
 
 from .._artifacts import runtime_dir
-from .._runtime_install import RuntimeStatus, install, status
+from .._runtime_install import RuntimeStatus, install, status, usable
+from .._runtime_wheel import RUNTIME_WHEELS, pack_wheel
 from ._common import EXIT_FAILED, EXIT_OK, OneLineParser, UsageError
 
 PROG = "wasm-exec runtime"
@@ -43,33 +49,34 @@ def _print_table(rows: list[RuntimeStatus], as_json: bool) -> None:
 
 
 def _install(argv: Sequence[str]) -> int:
-    parser = _parser("install", "Fetch, build and verify the pinned runtimes.")
+    parser = _parser("install", "Put the runtimes in place: from --from, else an installed "
+                     "runtime wheel, else by building our CPython from pinned inputs.")
+    parser.add_argument("--from", dest="source", type=Path, default=None,
+                        metavar="WHEEL|DIR",
+                        help="take the runtimes from a runtime wheel or another runtime "
+                        "directory (no compiler needed)")
     parser.add_argument("--no-build", action="store_true",
-                        help="skip our CPython 3.13 (fetch the fallback and QuickJS only)")
+                        help="never build our CPython (take it from --from or a wheel only)")
     args = parser.parse_args(list(argv))
     directory = args.dir or runtime_dir()
-    install(directory, build=not args.no_build, log=lambda line: print(f"runtime: {line}"))
+    install(directory, source=args.source, build=not args.no_build,
+            log=lambda line: print(f"runtime: {line}"))
     rows = status(directory)
     _print_table(rows, as_json=False)
-    wanted = [row for row in rows if row.required
-              and not (args.no_build and row.name.startswith("cpython313"))]
-    return EXIT_OK if all(row.state == "ok" for row in wanted) else EXIT_FAILED
+    return EXIT_OK if usable(rows) else EXIT_FAILED
 
 
 def _status(argv: Sequence[str], *, recheck: bool) -> int:
     action = "verify" if recheck else "status"
     parser = _parser(action, "Hash every runtime file again and compare it with its pin or "
-                     "manifest (exit 1 on a mismatch, or when no Python runtime is present)."
-                     if recheck else "Show which runtimes are present and pass their checks.")
+                     "manifest (exit 1 unless the default runtimes are present and valid)."
+                     if recheck else "Show which runtimes are present and pass their checks "
+                     "(exit 1 unless the default runtimes are present and valid).")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     args = parser.parse_args(list(argv))
     rows = status(args.dir or runtime_dir(), recheck=recheck)
     _print_table(rows, args.json)
-    if not recheck:
-        return EXIT_OK
-    python = [row for row in rows if row.name != "quickjs"]
-    broken = any(row.state == "invalid" for row in rows)
-    return EXIT_FAILED if broken or all(row.state != "ok" for row in python) else EXIT_OK
+    return EXIT_OK if usable(rows) else EXIT_FAILED
 
 
 def _path(argv: Sequence[str]) -> int:
@@ -79,11 +86,29 @@ def _path(argv: Sequence[str]) -> int:
     return EXIT_OK
 
 
+def _pack(argv: Sequence[str]) -> int:
+    parser = _parser("pack", "Pack the installed runtimes into reproducible, "
+                     "platform-independent wheels (py3-none-any), one per runtime wheel.")
+    parser.add_argument("-o", "--out", type=Path, required=True, metavar="DIR",
+                        help="where to write the wheels")
+    parser.add_argument("--wheel", dest="wheels", action="append", default=None,
+                        choices=tuple(RUNTIME_WHEELS), metavar="NAME",
+                        help=f"which wheel to pack (repeatable; default: all of "
+                        f"{', '.join(RUNTIME_WHEELS)})")
+    args = parser.parse_args(list(argv))
+    directory = args.dir or runtime_dir()
+    for name in args.wheels or RUNTIME_WHEELS:
+        wheel = pack_wheel(directory, args.out, RUNTIME_WHEELS[name])
+        print(f"{wheel} ({wheel.stat().st_size:,} bytes)")
+    return EXIT_OK
+
+
 ACTIONS = {
     "install": _install,
     "status": lambda argv: _status(argv, recheck=False),
     "verify": lambda argv: _status(argv, recheck=True),
     "path": _path,
+    "pack": _pack,
 }
 
 

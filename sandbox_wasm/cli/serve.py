@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pydantic import ValidationError
 from pydantic.fields import FieldInfo
 
+from .._errors import SandboxError
 from .._sandbox import Sandbox
 from ..server._auth import hash_key, is_loopback
 from ..server._processes import (
@@ -27,7 +28,7 @@ from ..server._settings import (
     GatewaySettings,
     load_settings,
 )
-from ._common import EXIT_OK, OneLineParser, UsageError, report_failure
+from ._common import EXIT_OK, EXIT_RUNTIME, OneLineParser, UsageError, report_failure
 from ._tool_flags import TOOL_FLAGS, add_tool_args
 
 # uvicorn waits this long for in-flight requests on shutdown: the longest execution
@@ -145,6 +146,23 @@ def _announce(settings: GatewaySettings) -> None:
               f"{settings.host} can run code", file=sys.stderr)
 
 
+def _check_runtimes(sandbox: Sandbox) -> bool:
+    """Load the runtimes now: a missing or altered Python runtime refuses the start (one
+    line naming the command that fixes it); a missing JavaScript runtime is a warning, since
+    only JavaScript requests need it (they are answered with the same message)."""
+    try:
+        sandbox.warm_up("python")
+    except SandboxError as exc:
+        report_failure("wasm-exec serve", exc)
+        return False
+    try:
+        sandbox.warm_up("javascript")
+    except SandboxError as exc:
+        print(f"wasm-exec serve: WARNING: JavaScript requests will fail: {exc}",
+              file=sys.stderr)
+    return True
+
+
 def main(argv: Sequence[str]) -> int:
     """Entry point of `wasm-exec serve`; returns the exit status."""
     try:
@@ -163,7 +181,8 @@ def main(argv: Sequence[str]) -> int:
         # Check the runtime and fill the compile cache, so that each worker loads the
         # module instead of compiling it; then let go of it: the supervisor runs nothing.
         with Sandbox() as sandbox:
-            sandbox.warm_up()
+            if not _check_runtimes(sandbox):
+                return EXIT_RUNTIME
         return _serve_processes(settings)
 
     import uvicorn
@@ -172,8 +191,8 @@ def main(argv: Sequence[str]) -> int:
     from ..server._gateway_tools import ToolConfigError
 
     sandbox = Sandbox()
-    # Fail now, with the library's message, if the runtime is missing or tampered with.
-    sandbox.warm_up()
+    if not _check_runtimes(sandbox):
+        return EXIT_RUNTIME
     try:
         app = create_app(settings, sandbox=sandbox)
         # Connect the bridged MCP servers now, so that one that cannot be reached is a

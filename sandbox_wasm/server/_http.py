@@ -779,8 +779,6 @@ class _Gateway:
             raise ApiError(400, "invalid_snapshot", str(exc), field="snapshot",
                            reason="invalid_request") from None
         except InvalidRequestError as exc:
-            if exc.field == "python_runtime":  # the server's runtime, not the request
-                raise ApiError(501, "sessions_unsupported", str(exc)) from None
             raise refusal(exc, source_field) from None
         except SandboxError as exc:
             logger.error("sandbox runtime unavailable: %s", exc)

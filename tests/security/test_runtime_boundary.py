@@ -1,9 +1,7 @@
-"""What the Python runtimes are given: no preopened host directory (on our own build file
-descriptor 3 is the root of the in-memory tree the host serves, `sandbox_wasm/_vfs.py`, and
-nothing else exists; on the vmware-labs fallback fd 3 is its embedded stdlib, a wasi-vfs
-directory inside the module's own memory), no environment, no argv beyond `-c`, and (our
-own build) a module that exports only its memory and the run entry. Run on both runtimes in
-the report-only sandbox, so the WebAssembly boundary alone is tested."""
+"""What the Python runtime is given: no preopened host directory (file descriptor 3 is the
+root of the in-memory tree the host serves, `sandbox_wasm/_vfs.py`, and nothing else
+exists), no environment, no argv beyond `-c`, and a module that exports only its memory and
+the run entry. Run in the report-only sandbox, so the WebAssembly boundary alone is tested."""
 
 from __future__ import annotations
 
@@ -36,31 +34,20 @@ print(json.dumps({"open_fds": open_fds, "listed": listed, "environ": dict(os.env
 """
 
 
-def _ours(box: sw.Sandbox) -> bool:
-    return box.runtime_info.name.startswith(_artifacts.OWN_PYTHON_VARIANT)
-
-
 def test_no_preopened_directory_no_environment(open_sandbox: sw.Sandbox) -> None:
     result = open_sandbox.execute(PROBE)
     assert result.status == "succeeded", (result.error, result.stderr)
     seen = json.loads(result.stdout)
     assert seen["environ"] == {}
-    assert seen["argv"] == ["-c"]  # what `python -c` gives a script, on both runtimes
-    if _ours(open_sandbox):
-        # fd 3 is the in-memory tree's root: "/" lists its three directories, "." (the
-        # cwd: its own empty /output) and /tmp list nothing; no host path lists.
-        assert seen["open_fds"] == [3]
-        tree = ["input", "output", "tmp"]
-        assert seen["listed"] == [["/", tree], [".", []], ["/tmp", []]]
-        assert seen["cwd_ok"] is True
-        # The stdlib is served from memory: there is no path to import from.
-        assert seen["path"] == []
-    else:
-        # wasi-vfs: the stdlib packed into the module, mounted at /usr/local/lib.
-        assert seen["cwd_ok"] is False
-        assert seen["open_fds"] == [3]
-        assert seen["listed"] == [["/usr", ["local"]],
-                                  ["/usr/local/lib", ["python312.zip", "python3.12"]]]
+    assert seen["argv"] == ["-c"]  # what `python -c` gives a script
+    # fd 3 is the in-memory tree's root: "/" lists its three directories, "." (the cwd: its
+    # own empty /output) and /tmp list nothing; no host path lists.
+    assert seen["open_fds"] == [3]
+    tree = ["input", "output", "tmp"]
+    assert seen["listed"] == [["/", tree], [".", []], ["/tmp", []]]
+    assert seen["cwd_ok"] is True
+    # The stdlib is served from memory: there is no path to import from.
+    assert seen["path"] == []
 
 
 def test_the_stdlib_imports_without_any_directory(open_sandbox: sw.Sandbox) -> None:
@@ -85,8 +72,6 @@ def test_our_runtime_exports_only_memory_and_its_entry() -> None:
 
 @pytest.fixture(scope="module")
 def our_open_sandbox() -> sw.Sandbox:
-    # Only our runtime: the fallback's fd 3 is its embedded stdlib, and its wasi-vfs traps
-    # (`unreachable`, a guest crash the host reports) on other descriptors.
     return sw.Sandbox(policy=sw.REPORT_ONLY_POLICY, python_runtime=_artifacts.OWN_PYTHON_VARIANT)
 
 
