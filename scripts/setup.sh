@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# One-step set-up from a fresh clone: virtualenv in .venv, the package with its test and
-# build extras, and the runtimes: our own CPython 3.13 for WASI (built from pinned registry
-# inputs: ~9 minutes the first time on 2 cores, then reused from its cache outside the clone,
-# ~/.cache/sandbox-wasm/cpython-wasi), and the pinned QuickJS and vmware-labs CPython 3.12
-# files (fetched, verified; the 3.12 fallback's derived artefacts built).
+# One-step set-up from a fresh clone: virtualenv in .venv, the package with its test, build,
+# server and Ray extras, and the runtimes in runtime/: our own CPython 3.13 for WASI (built
+# from pinned registry inputs: ~9 minutes the first time on 2 cores, then reused from its
+# cache outside the clone, ~/.cache/sandbox-wasm/cpython-wasi) and the pinned QuickJS-NG
+# release (fetched, verified).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
@@ -15,6 +15,20 @@ fi
 # The runtimes, by the one implementation an installed package uses too
 # (sandbox_wasm/_runtime_install.py).
 .venv/bin/wasm-exec runtime install --dir "${SANDBOX_WASM_RUNTIME_DIR:-$here/runtime}"
+# The wheels an offline install of the package needs (its dependencies, and setuptools to
+# build it), kept outside the clone: tests/test_wheels.py installs the package and runtime
+# wheels into a fresh virtualenv with no network (pip --no-index --find-links). A failed
+# download (no registry) leaves the cache as it was; that test then says what is missing.
+wheels="${SANDBOX_WASM_WHEEL_CACHE:-$HOME/.cache/sandbox-wasm/wheels}"
+mkdir -p "$wheels"
+.venv/bin/python - "$wheels" <<'EOF' || echo "setup: could not download the offline wheels into $wheels" >&2
+import subprocess, sys
+from importlib.metadata import requires
+base = [r for r in requires("sandbox-wasm") or [] if "extra ==" not in r]
+subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
+                "--only-binary=:all:", "--dest", sys.argv[1], *base, "setuptools>=77"],
+               check=True)
+EOF
 # The gateway's Redis tests start a real redis-server (Debian package).
 command -v redis-server >/dev/null || (
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server
