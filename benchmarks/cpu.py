@@ -1,5 +1,5 @@
-"""CPU-bound Python on our own CPython 3.13 runtime, on the vmware-labs CPython 3.12 fallback
-and on native CPython of the same version as ours, in one run: ratios per case.
+"""CPU-bound Python on our own CPython 3.13 runtime and on native CPython of the same version,
+in one run: ratios per case.
 
     .venv/bin/python benchmarks/cpu.py [--quick] [--native PATH]
 
@@ -111,39 +111,33 @@ def main() -> int:
     ).stdout.strip()
     limits = sw.Limits(timeout_ms=30_000, memory_mb=256)
     ours = sw.Sandbox(python_runtime="cpython313", policy="report", limits=limits)
-    vmware = sw.Sandbox(python_runtime="snapshot", policy="report", limits=limits)
     ours.warm_up()
-    vmware.warm_up()
 
     rows: dict[str, dict[str, float]] = {}
     for name, case in CASES.items():
         code = case + TIMER.format(reps=reps)
-        # Interleaved per case, so a busy moment hits all three alike.
+        # Interleaved per case, so a busy moment hits both alike.
         row = {
             "native_ms": run_native(native, code),
             "ours_ms": run_sandbox(ours, code),
-            "vmware_ms": run_sandbox(vmware, code),
         }
         row["ours/native"] = round(row["ours_ms"] / row["native_ms"], 2)
-        row["vmware/native"] = round(row["vmware_ms"] / row["native_ms"], 2)
-        row["vmware/ours"] = round(row["vmware_ms"] / row["ours_ms"], 2)
         rows[name] = row
 
     report = {
         "native": {"path": str(native), "version": native_version},
         "ours": sw.Sandbox(python_runtime="cpython313").runtime_info.model_dump(),
-        "vmware": sw.Sandbox(python_runtime="snapshot").runtime_info.model_dump(),
         "repetitions": reps,
         "cpus": os.cpu_count(),
         "cases": rows,
     }
     header = (f"| ms, best of {reps} | native {native_version} | ours {ours.runtime_info.version}"
-              f" | vmware {vmware.runtime_info.version} | ours/native | vmware/native |")
+              " | ours/native |")
     print(header)
-    print("|" + "---|" * 6)
+    print("|" + "---|" * 4)
     for name, row in rows.items():
-        print(f"| {name} | {row['native_ms']:.1f} | {row['ours_ms']:.1f} | {row['vmware_ms']:.1f}"
-              f" | {row['ours/native']:.2f}x | {row['vmware/native']:.2f}x |")
+        print(f"| {name} | {row['native_ms']:.1f} | {row['ours_ms']:.1f}"
+              f" | {row['ours/native']:.2f}x |")
     out = HERE / "results" / "cpu.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(report, indent=2) + "\n")

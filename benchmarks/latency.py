@@ -2,8 +2,7 @@
 measured in the same run (these machines are noisy: compare ratios, not absolute times).
 "snapshot" rows run the default runtime (our CPython 3.13 snapshot), whose one-shot runs
 reuse instances put back to the image; "fresh instance" rows the same runtime with reuse
-off (an instance per run), and "vmware" rows the CPython 3.12 fallback snapshot, each
-interleaved call by call with ours.
+off (an instance per run), interleaved call by call with it.
 
     .venv/bin/python benchmarks/latency.py [--quick]
 
@@ -217,26 +216,17 @@ def main() -> int:
     snapshot = sw.Sandbox()
     fresh = sw.Sandbox()
     fresh._program("python").reuses_instances = False  # an instance per run
-    vmware = sw.Sandbox(python_runtime="snapshot")
-    plain = sw.Sandbox(python_runtime="plain")
     snapshot.warm_up("python", "javascript")
-    vmware.warm_up()
-    plain.warm_up()
     report["runtime"] = snapshot.runtime_info.model_dump()
     for _ in range(20):
         snapshot.execute(HELLO)
         fresh.execute(HELLO)
-        vmware.execute(HELLO)
 
     rows: dict[str, dict[str, float]] = {}
     few = 10 if args.quick else 40
     rows["native python3 -I -S -c spawn"] = timed(lambda: native_spawn(HELLO), few)
-    rows["plain runtime print('hi')"] = timed(lambda: plain.execute(HELLO), few)
     rows["snapshot print('hi')"], rows["fresh instance print('hi')"] = interleaved(
         lambda: snapshot.execute(HELLO), lambda: fresh.execute(HELLO), hello_n
-    )
-    _, rows["vmware snapshot print('hi')"] = interleaved(
-        lambda: snapshot.execute(HELLO), lambda: vmware.execute(HELLO), n
     )
     rows["snapshot json/re script"] = timed(lambda: snapshot.execute(JSON_RE), n)
     rows["snapshot blocked script"] = timed(lambda: snapshot.execute(BLOCKED), n)
@@ -246,12 +236,11 @@ def main() -> int:
     report["latency"] = rows
     report["page_faults_per_run"] = {
         "snapshot": faults_per_run(snapshot, n), "fresh instance": faults_per_run(fresh, n),
-        "vmware snapshot": faults_per_run(vmware, n),
     }
     report["pages_written_per_run"] = {"snapshot": pages_written()}
     report["audit_split"] = audit_split(snapshot, n)
     report["smallest_memory_cap_mb"] = {
-        "snapshot": smallest_memory_cap(snapshot), "vmware snapshot": smallest_memory_cap(vmware),
+        "snapshot": smallest_memory_cap(snapshot),
     }
 
     with tempfile.TemporaryDirectory() as empty_cache:
@@ -305,13 +294,9 @@ def main() -> int:
     report["rss_mb"] = {"after_10": round(rss_10, 1), "after_1010": round(rss_mb(), 1)}
 
     native_p50 = rows["native python3 -I -S -c spawn"]["p50_ms"]
-    plain_p50 = rows["plain runtime print('hi')"]["p50_ms"]
     hello = rows["snapshot print('hi')"]
     report["ratios"] = {
         "native_spawn / snapshot (p50)": round(native_p50 / hello["p50_ms"], 1),
-        "plain / snapshot (p50)": round(plain_p50 / hello["p50_ms"], 1),
-        "vmware snapshot / snapshot (p50)": round(
-            rows["vmware snapshot print('hi')"]["p50_ms"] / hello["p50_ms"], 2),
         "fresh instance / snapshot (p50)": round(
             rows["fresh instance print('hi')"]["p50_ms"] / hello["p50_ms"], 2),
         "snapshot p95 / p50": round(hello["p95_ms"] / hello["p50_ms"], 2),
