@@ -255,7 +255,22 @@ def install(dest: Path, *, source: Path | None = None, build: bool = True,
             build_own(dest)
         else:
             log(f"{DEFAULT_PYTHON_VARIANT}: not built (--no-build)")
+    _remove_retired(dest, log)
     _readable_by_all(dest)
+
+
+#: What earlier versions installed at the top of a runtime directory for the retired CPython
+#: 3.12 runtime (its pinned file, derived runtimes and their manifest): ~60 MB nothing reads.
+RETIRED_FILES = ("python.wasm", "python-snapshot.wasm", "python-bigstack.wasm", "manifest.json")
+
+
+def _remove_retired(dest: Path, log: Log) -> None:
+    for name in RETIRED_FILES:
+        path = dest / name
+        if path.is_file() and not path.is_symlink():
+            with contextlib.suppress(OSError):
+                path.unlink()
+                log(f"removed {path} (a runtime this version no longer uses)")
 
 
 def _readable_by_all(dest: Path) -> None:

@@ -171,8 +171,11 @@ def test_install_from_a_wheel_or_a_directory_needs_no_build(
     assert set(_rows(capsys).values()) == {"ok"}
     assert (target / "cpython313" / "python-snapshot.wasm").stat().st_mode & 0o777 == 0o644
     again = tmp_path / "from-dir"
+    again.mkdir()
+    (again / "python.wasm").write_bytes(b"a retired runtime")
     assert main(["runtime", "install", "--no-build", "--dir", str(again), "--from",
                  str(target)]) == 0
+    assert not (again / "python.wasm").exists()
     assert set(_rows(capsys).values()) == {"ok"}
     assert not [p for p in again.rglob("*") if p.name.startswith(".")]  # no temporary left
 
