@@ -868,7 +868,7 @@ def _run_user_code(source, code_object, guard=(None, ""), _atexit=atexit,
     namespace = main_module.__dict__
     namespace["__builtins__"] = _user["module"] or _builtins
     _sys.modules["__main__"] = main_module
-    _enter_working_directory()
+    _start_run()
     code = 0
     try:
         if code_object is None:
@@ -1022,7 +1022,7 @@ def _run_session_code(code_object, guard=(None, ""), _builtins=builtins, _sys=sy
     if main_module is None:
         main_module = _state["main"] = type(_sys)("__main__")
         main_module.__dict__["__builtins__"] = _user["module"] or _builtins
-        _enter_working_directory()  # a session's first call; later ones keep its cwd
+        _start_run()  # a session's first call; later ones keep its cwd and seeds
     _sys.argv[:] = ["-c"]
     _sys.modules["__main__"] = main_module
     code = 0
@@ -1098,9 +1098,17 @@ def _reseed_random_on_first_use(random_module):
 WORKING_DIRECTORY = "/output"
 
 
-def _enter_working_directory(_chdir=os.chdir):
+def _start_run(_chdir=os.chdir, _modules=sys.modules):
+    """What a run (or a session's first call) starts with: the working directory, and
+    numpy's global generator seeded from the host's entropy. The data runtime imports numpy
+    in its snapshot, where that generator (np.random.rand & co., pandas' sample()) was
+    seeded once: unseeded, every run would draw the same numbers. (Generators made by
+    np.random.default_rng() draw fresh entropy themselves.)"""
     with contextlib.suppress(OSError):  # a runtime without the in-memory tree keeps "/"
         _chdir(WORKING_DIRECTORY)
+    mtrand = _modules.get("numpy.random.mtrand")
+    if mtrand is not None:
+        mtrand._rand.seed()
 
 
 def _pbkdf2_hmac(hash_name, password, salt, iterations, dklen=None):
@@ -1287,6 +1295,67 @@ print(main(list(range(10))), "__class__", sorted(range(3), key=lambda v: -v))
 """
 
 
+#: What an image's or the data runtime's init run reads (the wheels' files, their compiled
+#: modules, the list of what to preload), written by sandbox_wasm/_image_build.py or the
+#: build recipe; absent for the lean runtime.
+PACKAGES_CONFIG = "/init/image.json"
+PACKAGE_FINDER_SOURCE = "/init/package_finder.py"
+#: The policy lines of the built-in policies with the packages allowed (_policy.py
+#: `image_policy_line`).
+IMAGE_POLICY_SUFFIX = b"+image"
+
+
+def _read_init_file(path):
+    """The bytes of an /init file, or None when it is absent. os.read, not open(): open()
+    stats the file, and its time stamps would stay in the snapshot's freed memory (every
+    build would differ)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+    try:
+        return b"".join(iter(lambda: os.read(fd, 1 << 16), b""))
+    finally:
+        os.close(fd)
+
+
+def _install_init_packages(_sys=sys):
+    """At snapshot init, when /init holds packages: put the package finder
+    (_package_finder.py) on sys.meta_path, import the packages to preload, and allow the
+    packages in the built-in policies' tables (kept ready under their `+image` lines)."""
+    global _tables_for
+    config_bytes = _read_init_file(PACKAGES_CONFIG)
+    if config_bytes is None:
+        return
+    from json import loads
+
+    module = type(_sys)("_sandbox_packages")
+    _sys.modules["_sandbox_packages"] = module
+    source = _read_init_file(PACKAGE_FINDER_SOURCE)
+    exec(compile(source, "<sandbox_packages>", "exec", dont_inherit=True), module.__dict__)
+    config = loads(config_bytes)
+    module.install(config)
+    # A preloaded package that drew from `random` here spent the trap that reseeds it at its
+    # first use in a run: set it again, or every run would repeat one sequence.
+    random = _sys.modules["random"]
+    if getattr(random.random, "__self__", None) is not None:
+        random._inst = random.random.__self__
+        _reseed_random_on_first_use(random)
+    packages = frozenset(config["top_level"])
+    tables = {}
+    for line, (name, enforce) in BUILTIN_POLICY_LINES.items():
+        table = builtin_tables(name, enforce)
+        if table["allowed_modules"] is not None:
+            table = {**table, "allowed_modules": table["allowed_modules"] | packages}
+        tables[line.replace(b":", IMAGE_POLICY_SUFFIX + b":", 1)] = table
+
+    def image_tables_for(policy_line, _builtin=_tables_for):
+        found = tables.get(policy_line)
+        return _builtin(policy_line) if found is None else found
+
+    _tables_for = image_tables_for
+
+
 if __name__ == "__main__" and sys.argv[1:] == ["--snapshot-init"]:
     for _name in _PRELOAD:
         __import__(_name)
@@ -1298,6 +1367,7 @@ if __name__ == "__main__" and sys.argv[1:] == ["--snapshot-init"]:
     # so judged by the run-time guard), never cached as bytecode in the guest's tree.
     sys.dont_write_bytecode = True
     _reseed_random_on_first_use(sys.modules["random"])
+    _install_init_packages()
     # Judge a typical source a few times under both built-in policies (nothing of it runs):
     # the interpreter's adaptive instructions on the audit's path specialise now, in the
     # snapshot, instead of rewriting their code objects' pages in every run.

@@ -6,9 +6,10 @@ The base snapshot (scripts/cpython_wasi) is Wizer's run of `sandbox_init` over t
 guest bootstrap. `scripts/cpython_wasi/install.py` installs those parts next to the runtime
 (`<runtime dir>/cpython313/image-base/`, with their SHA-256). An image is the same Wizer run
 over the same parts, with /init also holding the verified wheels' files, the package finder
-(`_package_finder.py`) and a bootstrap that is the library's `_guest.py` followed by
-`IMAGE_INIT`: after the bootstrap's own start-up, it installs the finder and imports the
-packages to preload, so their modules are in the snapshot and cost nothing per run. Nothing
+(`_package_finder.py`) and the list of what to do (`image.json`): the bootstrap's init
+(`_install_init_packages` in `_guest.py`) installs the finder and imports the packages to
+preload, so their modules are in the snapshot and cost nothing per run. The data runtime's
+snapshot is built the same way by the recipe, with numpy and pandas preloaded. Nothing
 of the recipe changes: an image without wheels is byte-identical to the base snapshot.
 
 The modules are compiled beforehand by the base runtime itself, in ordinary sandboxed runs
@@ -77,54 +78,6 @@ MAX_PACKAGE_BYTES = 256 * MIB
 COMPILE_BATCH_FILES = 200
 COMPILE_BATCH_BYTES = 16 * MIB
 _SETUP_HINT = "run `wasm-exec runtime install` (scripts/setup.sh in a checkout) to install them"
-
-# Appended to the guest bootstrap of an image; runs at the end of its snapshot init, after
-# the bootstrap's own (`sys`, `gc`, `_reseed_random_on_first_use`, `BUILTIN_POLICY_LINES`,
-# `builtin_tables` and `_tables_for` are the bootstrap's). The built-in policies with the
-# packages allowed are kept ready under the lines `_policy.image_policy_line` sends.
-IMAGE_INIT = '''
-
-# Appended by sandbox_wasm/_image_build.py: the image's packages (_package_finder.py).
-if __name__ == "__main__" and sys.argv[1:] == ["--snapshot-init"]:
-    def _install_image_packages(_sys=sys):
-        from json import loads
-
-        # os.read, not open(): open() stats the file, and its time stamps would stay in
-        # the snapshot's freed memory (every build would differ).
-        fd = os.open("/init/package_finder.py", os.O_RDONLY)
-        source = b"".join(iter(lambda: os.read(fd, 1 << 16), b""))
-        os.close(fd)
-        module = type(_sys)("_sandbox_packages")
-        _sys.modules["_sandbox_packages"] = module
-        exec(compile(source, "<sandbox_packages>", "exec", dont_inherit=True), module.__dict__)
-        config = loads(module._read("/init/image.json"))
-        module.install(config)
-        # A preloaded package that drew from `random` here spent the trap that reseeds it
-        # at its first use in a run: set it again, or every run would repeat one sequence.
-        random = _sys.modules["random"]
-        if getattr(random.random, "__self__", None) is not None:
-            random._inst = random.random.__self__
-            _reseed_random_on_first_use(random)
-        packages = frozenset(config["top_level"])
-        tables = {}
-        for line, (name, enforce) in BUILTIN_POLICY_LINES.items():
-            table = builtin_tables(name, enforce)
-            if table["allowed_modules"] is not None:
-                table = {**table, "allowed_modules": table["allowed_modules"] | packages}
-            tables[line.replace(b":", b"+image:", 1)] = table
-        return tables
-
-    def _image_tables_for(policy_line, _image=_install_image_packages(),
-                          _builtin=_tables_for):
-        tables = _image.get(policy_line)
-        return _builtin(policy_line) if tables is None else tables
-
-    _tables_for = _image_tables_for
-    del _install_image_packages, _image_tables_for
-    gc.collect()
-    gc.freeze()
-'''
-
 
 def build_image(
     wheels: Sequence[Path | str],
@@ -335,11 +288,10 @@ def _write_init_dir(init: Path, parts: dict[str, Path], files: dict[str, bytes],
     init.mkdir()
     for name in ("stdlib.blob", "stdlib_finder.py"):
         shutil.copyfile(parts[name], init / name)
-    guest = GUEST_FILE.read_bytes()
+    (init / "guest.py").write_bytes(GUEST_FILE.read_bytes())
     if not files:
-        (init / "guest.py").write_bytes(guest)  # exactly the base's init
-        return
-    (init / "guest.py").write_bytes(guest + IMAGE_INIT.encode("utf-8"))
+        return  # exactly the base's init
+    # The bootstrap's init installs what it finds here (`_install_init_packages`).
     shutil.copyfile(PACKAGE_FINDER_FILE, init / "package_finder.py")
     code = {path + "c": data for path, data in compiled.items()}
     for root, tree in ((init / "packages", files), (init / "compiled", code)):

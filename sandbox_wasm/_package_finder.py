@@ -1,8 +1,8 @@
 # The packages of an image (a derived runtime, see sandbox_wasm/_image.py).
 #
-# Runs INSIDE the guest, once, while the image is pre-initialised: the image's bootstrap (the
-# library's _guest.py followed by `IMAGE_INIT` of _image_build.py) execs this file as the
-# module `_sandbox_packages` and calls install(). The wheels' files were checked and unpacked
+# Runs INSIDE the guest, once, while the image (or the data runtime) is pre-initialised: the
+# bootstrap (_guest.py `_install_init_packages`) execs this file as the module
+# `_sandbox_packages` and calls install(). The wheels' files were checked and unpacked
 # on the host into /init/packages, and their modules compiled by the same interpreter into
 # /init/compiled (marshalled code); /init is the init run's only preopen, gone from the
 # finished image. install() keeps the code objects and data files in memory, puts the finder
@@ -24,8 +24,10 @@ COMPILED_ROOT = "/init/compiled"
 
 
 class PackageFinder:
-    """A meta path finder and loader for {name: (is_package, origin, code)} (the source
-    instead of the code for a module that did not compile: importing it raises the error),
+    """A meta path finder and loader for {name: (is_package, origin, content, compiled)}:
+    the module's marshalled code when `compiled` (unmarshalled when it is imported: the
+    modules never imported cost only their bytes), else its source (a module that did not
+    compile: importing it raises the error) or a code object (a namespace package),
     with the packages' data files ({path: bytes}, served by `get_data` and
     `importlib.resources`) and the wheels' metadata ({normalised name: {file: text}}, for
     `importlib.metadata`)."""
@@ -68,10 +70,12 @@ class PackageFinder:
         exec(self.get_code(module.__spec__.name), module.__dict__)
 
     def get_code(self, fullname):
-        entry = self._entry(fullname)
-        if isinstance(entry[2], bytes):
-            return compile(entry[2], entry[1], "exec", dont_inherit=True)
-        return entry[2]
+        _, origin, content, compiled = self._entry(fullname)
+        if compiled:
+            return marshal.loads(content)
+        if isinstance(content, bytes):
+            return compile(content, origin, "exec", dont_inherit=True)
+        return content
 
     def is_package(self, fullname):
         return self._entry(fullname)[0]
@@ -253,9 +257,10 @@ def install(config, root=INIT_ROOT):
         if is_package:
             parts.pop()
         name = ".".join(parts)
-        if relative in compiled:
-            content = marshal.loads(_read(COMPILED_ROOT + "/" + relative + "c"))
-        modules[name] = (is_package, origin, content)
+        is_compiled = relative in compiled
+        if is_compiled:
+            content = _read(COMPILED_ROOT + "/" + relative + "c")
+        modules[name] = (is_package, origin, content, is_compiled)
     # A directory of modules without an __init__.py is a namespace package.
     empty = compile("", "<namespace>", "exec", dont_inherit=True)
     for name in list(modules):
@@ -263,7 +268,7 @@ def install(config, root=INIT_ROOT):
         for depth in range(1, len(parts)):
             parent = ".".join(parts[:depth])
             if parent not in modules:
-                modules[parent] = (True, None, empty)
+                modules[parent] = (True, None, empty, False)
     for top in config["top_level"]:
         for existing in sys.meta_path:
             if existing.find_spec(top) is not None:

@@ -155,9 +155,12 @@ def test_execute_takes_an_image(image: Path) -> None:
     assert missing.error.type == "ModuleNotFoundError"
 
 
-def test_an_image_or_a_python_runtime_not_both(image: Path) -> None:
-    with pytest.raises(sw.InvalidRequestError, match="either an image or a python_runtime"):
-        sw.Sandbox(image=image, python_runtime="cpython313")
+def test_an_image_or_a_runtime_not_both(image: Path) -> None:
+    for runtime in ({"runtime": "python"}, {"python_runtime": "cpython313"}):
+        with pytest.raises(sw.InvalidRequestError, match="either an image or a runtime"):
+            sw.Sandbox(image=image, **runtime)
+    with pytest.raises(sw.InvalidRequestError, match="either an image or a runtime"):
+        sw.execute("1", image=image, runtime="python")
 
 
 def test_files_and_sessions_work_in_an_image(box: sw.Sandbox) -> None:
@@ -247,26 +250,19 @@ def test_the_packages_example_runs(wheel: Path) -> None:
     assert "|   5 |    25 |   125 |          2.5 |" in done.stdout
 
 
-def test_the_image_init_uses_only_what_the_bootstrap_defines() -> None:
-    """IMAGE_INIT runs after the bootstrap, in its namespace: every global it reads must be
-    one the bootstrap defines (a rename there would otherwise fail every image build)."""
-    import ast
-    import builtins
+def test_the_bootstrap_reads_what_the_image_builder_writes(tmp_path: Path) -> None:
+    """The image's init is the bootstrap's own (`_install_init_packages`): the names of the
+    files it reads in /init and the policy lines it answers are those the host writes and
+    sends."""
+    from sandbox_wasm import _guest, _image_build, _policy
 
-    from sandbox_wasm import _guest
-    from sandbox_wasm._image_build import IMAGE_INIT
-
-    tree = ast.parse(IMAGE_INIT)
-    assigned = {node.id for node in ast.walk(tree)
-                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
-    assigned |= {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
-    assigned |= {arg.arg for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
-                 for arg in node.args.args}
-    assigned |= {alias.asname or alias.name for node in ast.walk(tree)
-                 if isinstance(node, ast.ImportFrom) for alias in node.names}
-    read = {node.id for node in ast.walk(tree)
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
-    missing = read - assigned - set(vars(_guest)) - set(dir(builtins))
-    assert not missing
-    assert {"_tables_for", "builtin_tables", "BUILTIN_POLICY_LINES",
-            "_reseed_random_on_first_use"} <= read
+    init = tmp_path / "init"
+    parts = {name: tmp_path / name for name in ("stdlib.blob", "stdlib_finder.py")}
+    for path in parts.values():
+        path.write_bytes(b"")
+    _image_build._write_init_dir(init, parts, {"pkg/__init__.py": b"x = 1\n"},
+                                 {"pkg/__init__.py": b"code"}, ("pkg",), ("pkg",))
+    assert (init / Path(_guest.PACKAGES_CONFIG).name).is_file()
+    assert (init / Path(_guest.PACKAGE_FINDER_SOURCE).name).is_file()
+    assert _guest.PACKAGES_CONFIG.startswith("/init/")
+    assert _guest.IMAGE_POLICY_SUFFIX == _policy.IMAGE_POLICY_SUFFIX
