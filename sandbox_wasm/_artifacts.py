@@ -26,7 +26,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Literal
 
-from ._errors import RuntimeIntegrityError, RuntimeNotFoundError
+from ._errors import InvalidRequestError, RuntimeIntegrityError, RuntimeNotFoundError
 
 #: "snapshot": a pre-initialised module entered through `sandbox_resume`; "command": a WASI
 #: command module entered through `_start` (QuickJS).
@@ -44,11 +44,18 @@ OWN_PYTHON_VARIANT = "cpython313"
 OWN_PYTHON_SNAPSHOT_NAME = "python-snapshot.wasm"
 #: `RuntimeFile.name` (and `result.runtime.name`) of our own runtime.
 OWN_PYTHON_RUNTIME_NAME = f"{OWN_PYTHON_VARIANT}-wasi-snapshot"
+#: The data runtime: the same CPython with numpy and pandas compiled in and imported in its
+#: snapshot (built by the same recipe, `build.py --target data-snapshot`).
+DATA_PYTHON_VARIANT = "python-data"
 #: The Python runtime variants: directory names below a runtime directory, each built by the
-#: same recipe and laid out the same way (the data runtime joins this list).
-PYTHON_VARIANTS: tuple[str, ...] = (OWN_PYTHON_VARIANT,)
-#: The variant used unless one is asked for (`python_runtime=`, $SANDBOX_WASM_PYTHON_RUNTIME).
+#: same recipe and laid out the same way.
+PYTHON_VARIANTS: tuple[str, ...] = (OWN_PYTHON_VARIANT, DATA_PYTHON_VARIANT)
+#: The variant used unless one is asked for (`runtime=`, $SANDBOX_WASM_PYTHON_RUNTIME).
 DEFAULT_PYTHON_VARIANT = OWN_PYTHON_VARIANT
+#: The names `runtime=` takes everywhere (API, CLI `--runtime`, HTTP and MCP `runtime`), and
+#: the variant each selects. A variant's directory name is accepted as itself.
+RUNTIME_NAMES: dict[str, str] = {"python": OWN_PYTHON_VARIANT,
+                                 "python-data": DATA_PYTHON_VARIANT}
 
 #: The directory below site-packages that runtime wheels install into (a namespace shared by
 #: every runtime wheel: `sandbox-wasm-runtime` puts cpython313/ and quickjs.wasm there).
@@ -302,19 +309,28 @@ def _python_runtime(directory: Path, variant: str) -> RuntimeFile:
                        has_filesystem=True, returns_to_rest=True)
 
 
+def python_variant(name: str | None) -> str:
+    """The variant directory of a runtime name ("python" -> "cpython313", "python-data");
+    None is $SANDBOX_WASM_PYTHON_RUNTIME, else the default. Raises InvalidRequestError for
+    an unknown name."""
+    choice = name or os.environ.get("SANDBOX_WASM_PYTHON_RUNTIME") or "python"
+    variant = RUNTIME_NAMES.get(choice, choice)
+    if variant not in PYTHON_VARIANTS:
+        raise InvalidRequestError(
+            f"unknown runtime {choice!r} (expected one of: {', '.join(RUNTIME_NAMES)})",
+            field="runtime")
+    return variant
+
+
 def python_runtime_file(directory: Path | None = None, variant: str | None = None) -> RuntimeFile:
-    """The Python runtime to use, verified: `variant` (or $SANDBOX_WASM_PYTHON_RUNTIME; default
-    "cpython313", our CPython 3.13 snapshot) in `directory` (default: `runtime_dir()`).
+    """The Python runtime to use, verified: `variant` (a runtime name, see RUNTIME_NAMES, or
+    a variant directory; default $SANDBOX_WASM_PYTHON_RUNTIME, else "python", our CPython
+    3.13 snapshot) in `directory` (default: `runtime_dir()`).
 
     Raises RuntimeNotFoundError when it is not installed and RuntimeIntegrityError when it
     fails its checks; both messages name the command that fixes it. Nothing else is tried."""
     directory = directory or runtime_dir()
-    choice = variant or os.environ.get("SANDBOX_WASM_PYTHON_RUNTIME") or DEFAULT_PYTHON_VARIANT
-    if choice not in PYTHON_VARIANTS:
-        raise RuntimeNotFoundError(
-            f"unknown Python runtime {choice!r} (expected one of: {', '.join(PYTHON_VARIANTS)})"
-        )
-    return _python_runtime(directory, choice)
+    return _python_runtime(directory, python_variant(variant))
 
 
 def javascript_runtime_file(directory: Path | None = None) -> RuntimeFile:

@@ -20,6 +20,7 @@ from ._artifacts import (
     file_sha256,
     javascript_runtime_file,
     python_runtime_file,
+    python_variant,
     runtime_dir,
 )
 from ._audit import build_report, parse_audit_answer
@@ -67,8 +68,10 @@ class Sandbox:
     """Runs audited code in fresh WebAssembly instances. Thread-safe and reusable: the
     Engine and compiled runtime are shared, every execution gets a new Store.
 
-    `python_runtime` names the Python runtime variant (default "cpython313", our CPython 3.13
-    snapshot; also settable with $SANDBOX_WASM_PYTHON_RUNTIME), looked up in
+    `runtime` names the Python runtime: "python" (the default; also settable with
+    $SANDBOX_WASM_PYTHON_RUNTIME), our CPython 3.13 with the standard library, or
+    "python-data", the same with numpy and pandas compiled in and already imported
+    (`python_runtime` is the older name of this argument), looked up in
     `runtime_directory` (default: `wasm-exec runtime path`). A runtime that is missing or fails
     its checks raises RuntimeNotFoundError / RuntimeIntegrityError naming the command that
     fixes it, on first use (`warm_up()` to find out at once); nothing else is tried.
@@ -96,13 +99,18 @@ class Sandbox:
         memory_mb: int | None = None,
         profile: TimeoutProfile | str | None = None,
         runtime_directory: Path | str | None = None,
-        python_runtime: str | None = None,
+        runtime: str | None = None,
         image: Path | str | None = None,
         allow_image_packages: bool = True,
         tools: ToolsLike | None = None,
+        python_runtime: str | None = None,
     ) -> None:
-        if image is not None and python_runtime is not None:
-            raise InvalidRequestError("give either an image or a python_runtime, not both",
+        if runtime is not None and python_runtime is not None:
+            raise InvalidRequestError("give runtime (or its older name, python_runtime), "
+                                      "not both", field="runtime")
+        runtime = runtime if runtime is not None else python_runtime
+        if image is not None and runtime is not None:
+            raise InvalidRequestError("give either an image or a runtime, not both",
                                       field="image")
         self._image: Image | None = None
         if image is not None:
@@ -119,7 +127,8 @@ class Sandbox:
         #: Host tools every execution offers the guest (`execute(tools=...)` replaces them).
         self.tools = build_tools(tools)
         self._runtime_directory = Path(runtime_directory) if runtime_directory else None
-        self._python_variant = python_runtime
+        #: The Python runtime variant (checked now: an unknown name is an InvalidRequestError).
+        self._python_variant = python_variant(runtime) if image is None else None
         self._programs: dict[str, GuestProgram] = {}
         self._program_lock = threading.Lock()
         self._audit_cache: OrderedDict[str, dict[str, object]] = OrderedDict()
@@ -195,6 +204,19 @@ class Sandbox:
                     program = GuestProgram(engine_host(), runtime, argv)
                     self._programs[language] = program
         return program
+
+    @property
+    def python_variant(self) -> str | None:
+        """The Python runtime variant this sandbox runs (None for an image)."""
+        return self._python_variant
+
+    def with_runtime(self, runtime: str) -> Sandbox:
+        """A sandbox like this one (policy, limits, tools, runtime directory) on another
+        Python runtime."""
+        box = Sandbox(policy=self.policy, limits=self.limits,
+                      runtime_directory=self._runtime_directory, runtime=runtime)
+        box.tools = self.tools
+        return box
 
     def warm_up(self, *languages: Language) -> None:
         """Load (and if needed compile) runtimes now instead of on the first call."""
@@ -385,6 +407,24 @@ def image_sandbox(image: Path | str) -> Sandbox:
     return box
 
 
+_runtime_sandboxes: dict[str, Sandbox] = {}
+
+
+def runtime_sandbox(runtime: str | None) -> Sandbox:
+    """The process-wide Sandbox of a Python runtime ("python", "python-data"; None: the
+    default one)."""
+    if runtime is None:
+        return default_sandbox()
+    variant = python_variant(runtime)
+    if variant == python_variant(None):
+        return default_sandbox()
+    with _default_lock:
+        box = _runtime_sandboxes.get(variant)
+        if box is None or box.closed:
+            box = _runtime_sandboxes[variant] = Sandbox(runtime=variant)
+        return box
+
+
 def execute(
     code: str | bytes,
     *,
@@ -395,12 +435,16 @@ def execute(
     profile: TimeoutProfile | str | None = None,
     policy: PolicyLike | None = None,
     files: Mapping[str, bytes | str] | None = None,
+    runtime: str | None = None,
     image: Path | str | None = None,
     tools: ToolsLike | None = None,
 ) -> ExecutionResult:
-    """Audit and run `code` in a fresh sandbox instance; see `Sandbox.execute`. With
-    `image`, in that image (its process-wide Sandbox, see `image_sandbox`)."""
-    sandbox = default_sandbox() if image is None else image_sandbox(image)
+    """Audit and run `code` in a fresh sandbox instance; see `Sandbox.execute`. `runtime`
+    picks the Python runtime ("python", the default, or "python-data", with numpy and
+    pandas); `image`, an image instead (its process-wide Sandbox, see `image_sandbox`)."""
+    if image is not None and runtime is not None:
+        raise InvalidRequestError("give either an image or a runtime, not both", field="image")
+    sandbox = runtime_sandbox(runtime) if image is None else image_sandbox(image)
     return sandbox.execute(
         code, language=language, timeout_ms=timeout_ms, memory_mb=memory_mb,
         limits=limits, profile=profile, policy=policy, files=files, tools=tools,

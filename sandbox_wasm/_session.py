@@ -42,7 +42,7 @@ from ._request import (
     coerce_source,
     resolve_limits,
 )
-from ._sandbox import Sandbox, default_sandbox, new_filesystem, request_payload, tool_channel
+from ._sandbox import Sandbox, new_filesystem, request_payload, runtime_sandbox, tool_channel
 from ._session_snapshot import (
     SessionImage,
     SessionState,
@@ -69,7 +69,8 @@ class Session:
     Each call is audited and runs under its own deadline and fuel; globals, imports and
     functions stay for the next call. `limits.memory_mb` caps the session's memory over its
     whole life. A call that traps is rolled back (see `on_trap`). Thread-safe: calls on one
-    session run one at a time.
+    session run one at a time. `runtime` picks the Python runtime ("python", the default, or
+    "python-data": numpy and pandas already imported).
 
     Example:
         with Session(policy="balanced") as session:
@@ -91,6 +92,7 @@ class Session:
         idle_timeout_s: float | None = DEFAULT_IDLE_TIMEOUT_S,
         on_trap: OnTrap = "rollback",
         sandbox: Sandbox | None = None,
+        runtime: str | None = None,
         tools: ToolsLike | None = None,
         _image: SessionImage | None = None,
     ) -> None:
@@ -103,7 +105,10 @@ class Session:
         if idle_timeout_s is not None and not idle_timeout_s > 0:
             raise InvalidRequestError("idle_timeout_s must be positive (or None: never)",
                                       field="idle_timeout_s")
-        self._sandbox = sandbox or default_sandbox()
+        if sandbox is not None and runtime is not None:
+            raise InvalidRequestError("give either a sandbox or a runtime, not both",
+                                      field="runtime")
+        self._sandbox = sandbox or runtime_sandbox(runtime)
         self.limits = resolve_limits(
             limits if limits is not None else self._sandbox.limits,
             profile=profile, timeout_ms=timeout_ms, memory_mb=memory_mb,
@@ -350,6 +355,7 @@ class Session:
         idle_timeout_s: float | None = DEFAULT_IDLE_TIMEOUT_S,
         on_trap: OnTrap = "rollback",
         sandbox: Sandbox | None = None,
+        runtime: str | None = None,
         tools: ToolsLike | None = None,
     ) -> Session:
         """A new session holding the state `data` (from `snapshot()`) was taken with, under
@@ -357,8 +363,12 @@ class Session:
         (an InvalidRequestError) for a foreign, tampered, truncated or wrongly keyed
         snapshot, and for one that carries more than the session's caps allow (memory;
         the files' paths, sizes and counts), signed or not; the snapshot's own limits are
-        validated as a caller's would be."""
-        box = sandbox or default_sandbox()
+        validated as a caller's would be. `runtime` (or `sandbox`) must be the runtime the
+        snapshot was taken on (default: "python")."""
+        if sandbox is not None and runtime is not None:
+            raise InvalidRequestError("give either a sandbox or a runtime, not both",
+                                      field="runtime")
+        box = sandbox or runtime_sandbox(runtime)
         program = box._program("python")
         opened = open_snapshot(data, key=key, runtime_sha256=program.runtime.sha256)
         if limits is None:

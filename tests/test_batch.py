@@ -20,6 +20,7 @@ import pytest
 
 import sandbox_wasm as sw
 from sandbox_wasm.batch import LocalPool, connect_ray, prepare, shutdown_ray
+from sandbox_wasm.batch._worker import worker_setup
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "examples" / "batch" / "sample.jsonl"
@@ -243,7 +244,7 @@ def test_worker_killed_mid_batch_loses_nothing() -> None:
 
 
 def test_request_whose_worker_dies_twice_is_an_internal_error() -> None:
-    pool = LocalPool(1, sw.STRICT_POLICY)
+    pool = LocalPool(1, worker_setup(sw.STRICT_POLICY, None))
     slow = prepare(0, {"code": "import time\ntime.sleep(20)", "limits": {"timeout_ms": 30_000}},
                    {})
     after = prepare(1, "print('next')", {})

@@ -29,7 +29,6 @@ from pydantic import BaseModel
 
 from .._errors import RuntimeIntegrityError, RuntimeNotFoundError, SandboxError
 from .._models import RuntimeInfo
-from .._policy import AuditPolicy
 from ._items import BatchResult, Job, RuntimeBook, internal_error
 from ._worker import WorkerReply, new_sandbox, run_request, runtime_infos, to_result
 
@@ -100,7 +99,7 @@ def worker_main() -> None:
     if hello is None:
         os._exit(0)
     try:
-        sandbox = new_sandbox(hello["policy"])
+        sandbox = new_sandbox(hello["setup"])
         infos = {k: v.model_dump(mode="json") for k, v in runtime_infos(sandbox).items()}
         _write_frame(replies, {"ready": infos})
     except Exception as exc:
@@ -162,9 +161,9 @@ class LocalPool:
     death is pinned on the one it was running). Workers are started as work arrives, up to
     `workers`."""
 
-    def __init__(self, workers: int, policy: AuditPolicy) -> None:
+    def __init__(self, workers: int, setup: str) -> None:
         self._max_workers = workers
-        self._policy_json = policy.model_dump_json()
+        self._setup = setup  # the workers' policy and runtime (`worker_setup`)
         self._jobs: queue.Queue[Any] = queue.Queue()
         self._results: queue.Queue[tuple[int, BatchResult] | _Fatal] = queue.Queue()
         self._runtimes = RuntimeBook()
@@ -238,7 +237,7 @@ class LocalPool:
         with self._lock:
             self._workers.append(worker)
         try:
-            _write_frame(process.stdin, {"policy": self._policy_json})
+            _write_frame(process.stdin, {"setup": self._setup})
             reply = _read_frame(process.stdout)
         except OSError:
             reply = None

@@ -10,7 +10,6 @@ from typing import Any
 
 from .._errors import SandboxError
 from .._models import RuntimeInfo
-from .._policy import AuditPolicy
 from .._sandbox import Sandbox
 from ._items import BatchResult, Job, RuntimeBook, internal_error
 from ._worker import WorkerReply, new_sandbox, run_request, runtime_infos, to_result
@@ -113,13 +112,12 @@ class RayPool:
     #: Tasks kept submitted per worker.
     IN_FLIGHT_PER_WORKER = 2
 
-    def __init__(self, ray: Any, workers: int | None, policy: AuditPolicy) -> None:
+    def __init__(self, ray: Any, workers: int | None, setup: str) -> None:
         self._ray = ray
         self._execute = ray.remote(num_cpus=1, max_retries=1, retry_exceptions=False)(
             _ray_execute
         )
-        policy_json = policy.model_dump_json()
-        self._policy = ray.put(policy_json)
+        self._policy = ray.put(setup)  # the workers' policy and runtime (`worker_setup`)
         self._runtimes = RuntimeBook()
         # A first task checks, before the batch floods the cluster, that the workers can
         # import sandbox-wasm and load its runtime, and tells which runtime they run.

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Literal
 
+from .._artifacts import python_variant
 from .._errors import InvalidRequestError
 from .._models import Limits, TimeoutProfile
 from .._policy import DEFAULT_POLICY, AuditPolicy, PolicyLike, resolve_policy
@@ -14,6 +15,7 @@ from ._items import BatchResult, InvalidRequest, Job, RequestLike, prepare
 from ._local import LocalPool
 from ._ray import RayPool, connect_ray, import_ray
 from ._stream import Pool, stream
+from ._worker import worker_setup
 
 Backend = Literal["local", "ray"]
 
@@ -34,6 +36,7 @@ def execute_many(
     memory_mb: int | None = None,
     profile: TimeoutProfile | str | None = None,
     max_pending: int | None = None,
+    runtime: str | None = None,
 ) -> Iterator[BatchResult]:
     """Audit and run many requests in parallel; yield one result per request, in input order.
 
@@ -57,7 +60,8 @@ def execute_many(
     at least 64) are read ahead of the result being yielded.
 
     Raises InvalidRequestError for invalid arguments, RuntimeNotFoundError or
-    RuntimeIntegrityError when workers cannot load the runtime, and ImportError for
+    RuntimeIntegrityError when workers cannot load the runtime (`runtime`: "python", the
+    default, or "python-data", with numpy and pandas), and ImportError for
     `backend="ray"` without Ray. Closing the iterator early stops the workers.
     """
     if backend not in ("local", "ray"):
@@ -71,12 +75,13 @@ def execute_many(
     base = resolve_limits(limits, profile=profile, timeout_ms=timeout_ms, memory_mb=memory_mb)
     defaults = base.model_dump(exclude_unset=True)
     policy = resolve_policy(policy, DEFAULT_POLICY)
+    python_variant(runtime)  # an unknown name is refused before any worker starts
     if backend == "ray":
         import_ray()
     items = (prepare(index, item, defaults) for index, item in enumerate(requests))
     return run_prepared(
         items, backend=backend, workers=workers, ray_address=ray_address, policy=policy,
-        max_pending=max_pending,
+        max_pending=max_pending, runtime=runtime,
     )
 
 
@@ -88,13 +93,15 @@ def run_prepared(
     ray_address: str | None,
     policy: AuditPolicy,
     max_pending: int | None,
+    runtime: str | None = None,
 ) -> Iterator[BatchResult]:
     """`execute_many` on already prepared items (the CLI makes its own per-line errors)."""
     pool: Pool
+    setup = worker_setup(policy, runtime)
     if backend == "ray":
-        ray_pool = RayPool(connect_ray(ray_address), workers, policy)
+        ray_pool = RayPool(connect_ray(ray_address), workers, setup)
         pool, count = ray_pool, ray_pool.workers
     else:
         count = workers or default_workers()
-        pool = LocalPool(count, policy)
+        pool = LocalPool(count, setup)
     yield from stream(items, pool, max_pending or max(64, 16 * count))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import json
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -64,8 +65,17 @@ def runtime_infos(sandbox: Sandbox) -> dict[str, RuntimeInfo]:
     return infos
 
 
-def new_sandbox(policy_json: str) -> Sandbox:
-    """A warm Sandbox for a worker, with the batch's policy."""
-    sandbox = Sandbox(policy=AuditPolicy.model_validate_json(policy_json))
+def worker_setup(policy: AuditPolicy, runtime: str | None) -> str:
+    """What a worker's Sandbox is made with (the batch's policy and runtime), as the text
+    sent to worker processes and Ray tasks."""
+    return json.dumps({"policy": policy.model_dump(mode="json"), "runtime": runtime},
+                      sort_keys=True)
+
+
+def new_sandbox(setup: str) -> Sandbox:
+    """A warm Sandbox for a worker, with the batch's policy and runtime (`worker_setup`)."""
+    config = json.loads(setup)
+    sandbox = Sandbox(policy=AuditPolicy.model_validate(config["policy"]),
+                      runtime=config["runtime"])
     sandbox.warm_up("python")
     return sandbox

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, NoReturn
 
+from .._artifacts import RUNTIME_NAMES
 from .._errors import InvalidRequestError, SandboxError
 from .._models import (
     INVALID_REQUEST_EXIT_CODE,
@@ -60,6 +61,15 @@ def open_input(name: str) -> IO[bytes]:
         return path.open("rb")
     except OSError as exc:
         raise UsageError(f"{name}: cannot read ({exc.strerror})") from None
+
+
+def add_runtime_arg(parser: argparse.ArgumentParser) -> None:
+    """--runtime, spelt the same in every subcommand that runs Python."""
+    parser.add_argument(
+        "--runtime", choices=tuple(RUNTIME_NAMES),
+        help="Python runtime: python (the default: the standard library) or python-data "
+        "(numpy and pandas, already imported)",
+    )
 
 
 def add_limit_args(

@@ -29,6 +29,7 @@ from ._common import (
     OneLineParser,
     UsageError,
     add_limit_args,
+    add_runtime_arg,
     limits_from_args,
     open_input,
     policy_from_args,
@@ -64,6 +65,7 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "-o", "--output", default="-", help="JSONL file for the results (default: stdout)"
     )
+    add_runtime_arg(parser)
     parser.add_argument("--backend", choices=("local", "ray"), default="local",
                         help="local processes (default) or a Ray cluster")
     parser.add_argument("--workers", type=_positive,
@@ -255,7 +257,7 @@ def _run(args: argparse.Namespace) -> int:
     summary = _Summary()
     results = run_prepared(
         _read_requests(source, defaults, ids), backend=args.backend, workers=args.workers,
-        ray_address=args.ray_address, policy=policy, max_pending=None,
+        ray_address=args.ray_address, policy=policy, max_pending=None, runtime=args.runtime,
     )
     interrupted = False
     bar = _progress(total, show_bar)

@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from ..server._auth import KEYS_ENV_VAR, ApiKey, Authenticator, is_loopback, parse_entries
 from ..server._sessions import SessionCaps
-from ._common import EXIT_OK, OneLineParser, UsageError, report_failure
+from ._common import EXIT_OK, OneLineParser, UsageError, add_runtime_arg, report_failure
 from ._tool_flags import add_tool_args
 
 if TYPE_CHECKING:
@@ -44,6 +44,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--workers", type=int, default=2, help="executions running at once (default 2)"
     )
+    add_runtime_arg(parser)
     fields = SessionCaps.model_fields
     parser.add_argument("--max-sessions", type=int, help=fields["max_sessions"].description
                         + f" (default {fields['max_sessions'].default})")
@@ -121,7 +122,7 @@ def main(argv: Sequence[str]) -> int:
         return report_failure("wasm-exec mcp", UsageError(str(exc)))
     # The bridged servers stay connected while this server runs, and are stopped with it.
     with contextlib.closing(tools):
-        sandbox = Sandbox(tools=tools.tools.values())
+        sandbox = Sandbox(tools=tools.tools.values(), runtime=args.runtime)
         try:
             sandbox.warm_up()
         except SandboxError as exc:

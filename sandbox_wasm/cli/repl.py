@@ -61,6 +61,7 @@ from ._common import (
     OneLineParser,
     UsageError,
     add_limit_args,
+    add_runtime_arg,
     limits_from_args,
     open_input,
     policy_from_args,
@@ -110,6 +111,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--on-trap", choices=("rollback", "close"), default="rollback",
                         help="what a call that traps does to the session: rollback (the "
                         "default) puts back its state before the call; close ends it")
+    add_runtime_arg(parser)
     add_limit_args(parser)
     # No default policy here: a loaded snapshot keeps its own unless --policy is given.
     parser.set_defaults(policy=None)
@@ -410,7 +412,7 @@ def _run(args: argparse.Namespace) -> int:
     if key is not None and not key:
         raise UsageError(f"{args.key_file}: the key file is empty")
     interactive = sys.stdin.isatty()
-    with Sandbox(policy=policy, limits=limits) as sandbox:
+    with Sandbox(policy=policy, limits=limits, runtime=args.runtime) as sandbox:
         opener = _Opener(sandbox, limits, policy, args.on_trap, key)
         session = opener.restore(args.load) if args.load else opener.fresh()
         repl = Repl(opener, session, interactive=interactive)

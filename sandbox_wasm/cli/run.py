@@ -14,6 +14,7 @@ from ._common import (
     UsageError,
     add_file_args,
     add_limit_args,
+    add_runtime_arg,
     limits_from_args,
     list_output_files,
     open_input,
@@ -48,6 +49,7 @@ def _parser() -> argparse.ArgumentParser:
         help="run in an image built by 'wasm-exec image build' (its packages are importable "
         "and allowed by the audit)",
     )
+    add_runtime_arg(parser)
     add_limit_args(parser)
     add_file_args(parser)
     return parser
@@ -101,7 +103,8 @@ def main(argv: Sequence[str]) -> int:
     if language is None:
         is_js = args.script is not None and args.script.endswith((".js", ".mjs"))
         language = "javascript" if is_js else "python"
-    with Sandbox(policy=policy, limits=limits, image=args.image) as sandbox:
+    with Sandbox(policy=policy, limits=limits, image=args.image,
+                 runtime=args.runtime) as sandbox:
         result = sandbox.execute(source, language=language, files=files or None)
     _print_result(result, args.json)
     _output_files(result, args)

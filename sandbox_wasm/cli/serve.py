@@ -180,7 +180,7 @@ def main(argv: Sequence[str]) -> int:
     if settings.processes > 1:
         # Check the runtime and fill the compile cache, so that each worker loads the
         # module instead of compiling it; then let go of it: the supervisor runs nothing.
-        with Sandbox() as sandbox:
+        with Sandbox(runtime=settings.runtime) as sandbox:
             if not _check_runtimes(sandbox):
                 return EXIT_RUNTIME
         return _serve_processes(settings)
@@ -190,7 +190,7 @@ def main(argv: Sequence[str]) -> int:
     from ..server import create_app
     from ..server._gateway_tools import ToolConfigError
 
-    sandbox = Sandbox()
+    sandbox = Sandbox(runtime=settings.runtime)
     if not _check_runtimes(sandbox):
         return EXIT_RUNTIME
     try:

@@ -21,6 +21,7 @@ import logging
 import os
 import secrets
 import socket
+import threading
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
@@ -38,6 +39,7 @@ from starlette.formparsers import MultiPartException, MultiPartParser
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .._artifacts import python_variant
 from .._errors import InvalidRequestError, SandboxError, SourceTooLargeError
 from .._models import (
     MIB,
@@ -108,7 +110,7 @@ RESTORE_PATH = "/v1/sessions/restore"
 #: tools as form fields, one part named `files` per input file, its filename the name
 #: under /input).
 MULTIPART = "multipart/form-data"
-FORM_FIELDS = ("code", "language", "limits", "tools")
+FORM_FIELDS = ("code", "language", "limits", "tools", "runtime")
 FILE_PART = "files"
 #: Seconds a client is told to wait when every worker is busy and the queue is full.
 OVERLOAD_RETRY_AFTER = 1
@@ -277,7 +279,7 @@ class _Utf8MultiPartParser(MultiPartParser):
 
 
 async def _form_request(request: Request) -> SafeExecRequest:
-    """A multipart safe-exec request: fields code, language and limits (a JSON object),
+    """A multipart safe-exec request: fields code, language, runtime and limits (a JSON object),
     and a part named `files` per input file, whose filename is its name under /input. The
     body was already bounded by the guard; the parts are read from it in memory."""
     try:
@@ -527,6 +529,9 @@ class _Gateway:
     ) -> None:
         self.settings = settings
         self.sandbox = sandbox
+        #: The sandbox of each Python runtime a request has named (the server's own first).
+        self._sandboxes: dict[str, Sandbox] = {sandbox.python_variant: sandbox}
+        self._sandboxes_lock = threading.Lock()
         self.jobs = jobs
         self.tools = tools
         self.pool = WorkerPool(settings.workers, settings.queue)
@@ -618,27 +623,43 @@ class _Gateway:
             headers={"Retry-After": str(OVERLOAD_RETRY_AFTER)}, reason="overloaded",
         )
 
+    def sandbox_for(self, runtime: str | None) -> Sandbox:
+        """The sandbox of the Python runtime a request names (None: the server's), made on
+        first use with the server's policy, limits and tools; 400 for an unknown name."""
+        if runtime is None:
+            return self.sandbox
+        try:
+            variant = python_variant(runtime)
+        except InvalidRequestError as exc:
+            raise refusal(exc, "runtime") from None
+        with self._sandboxes_lock:
+            box = self._sandboxes.get(variant)
+            if box is None:
+                box = self._sandboxes[variant] = self.sandbox.with_runtime(variant)
+            return box
+
     # -- execution ---------------------------------------------------------------------
     def _work(
         self, code: str, language: Language, limits: dict[str, int],
         profile: TimeoutProfile | None, files: Mapping[str, bytes], tools: Sequence[Tool],
+        sandbox: Sandbox,
     ) -> ExecutionResult:
         """Runs on a worker thread. `tools` replace the sandbox's own: a run gets only the
         tools its request named."""
         start = time.perf_counter()
-        result = self.sandbox.execute(code, language=language, limits=limits, profile=profile,
-                                      files=files or None, tools=tools)
+        result = sandbox.execute(code, language=language, limits=limits, profile=profile,
+                                 files=files or None, tools=tools)
         self.metrics.observe(result, time.perf_counter() - start)
         return result
 
     def _task(
         self, code: str, language: Language, limits: dict[str, int],
         profile: TimeoutProfile | None = None, files: Mapping[str, bytes] | None = None,
-        tools: Sequence[Tool] = (),
+        tools: Sequence[Tool] = (), runtime: str | None = None,
     ) -> functools.partial[ExecutionResult]:
         limits = {**limits, **self.server_limits()}
         return functools.partial(self._work, code, language, limits, profile, files or {},
-                                 list(tools))
+                                 list(tools), self.sandbox_for(runtime))
 
     def check_restored_limits(self, limits: Limits) -> None:
         """A restored session's limits (those of the server that took the snapshot) held to
@@ -661,13 +682,14 @@ class _Gateway:
         self, code: str, *, field: str, language: Language = "python",
         limits: dict[str, int] | None = None, profile: TimeoutProfile | None = None,
         files: Mapping[str, bytes] | None = None, tools: Sequence[Tool] = (),
+        runtime: str | None = None,
     ) -> ExecutionResult:
         self.check_source(code, field)
         self.check_files(files or {})
         limits = self.capped_timeout(limits or {}, "limits.timeout_ms", profile)
         try:
             return await self.pool.run(
-                self._task(code, language, limits or {}, profile, files, tools))
+                self._task(code, language, limits or {}, profile, files, tools, runtime))
         except PoolSaturated:
             raise self.overloaded() from None
         except InvalidRequestError as exc:
@@ -682,13 +704,14 @@ class _Gateway:
     async def submit_job(
         self, code: str, *, language: Language, limits: dict[str, int],
         files: Mapping[str, bytes] | None = None, tools: Sequence[Tool] = (),
-        owner: str | None = None, body: Reservation | None = None,
+        owner: str | None = None, body: Reservation | None = None, runtime: str | None = None,
     ) -> JobAccepted:
         """Queue a background job. `body`, the reservation of the request's body in the
         budget of bodies in flight, is kept until the job has run: its files wait with it."""
         self.check_source(code, "code")
         self.check_files(files or {})
         limits = self.capped_timeout(limits, "limits.timeout_ms")
+        task = self._task(code, language, limits, files=files, tools=tools, runtime=runtime)
         public_id = uuid.uuid4().hex
         job_id = store_id(owner, public_id)
         await self.jobs.create(job_id)
@@ -698,8 +721,7 @@ class _Gateway:
             asyncio.run_coroutine_threadsafe(self._mark_running(job_id), loop)
 
         try:
-            future = self.pool.submit(
-                self._task(code, language, limits, files=files, tools=tools), on_start=started)
+            future = self.pool.submit(task, on_start=started)
         except PoolSaturated:
             await self.jobs.discard(job_id)
             raise self.overloaded() from None
@@ -949,7 +971,7 @@ def create_app(
     `settings.bridge` / `bridge_url` (connected when the app starts, closed when it stops)
     are offered to the requests that name them, and listed by GET /v1/host-tools."""
     settings = settings or GatewaySettings()
-    sandbox = sandbox or Sandbox()
+    sandbox = sandbox or Sandbox(runtime=settings.runtime)
     offered = GatewayTools([*sandbox.tools.values(), *_built(tools)],
                            entry_points=settings.tools, bridges=settings.bridges)
     gateway = _Gateway(settings, sandbox, job_store or _job_store(settings), offered)
@@ -1067,7 +1089,7 @@ def _add_routes(app: FastAPI, gateway: _Gateway) -> None:
         return model_response(await gateway.execute(
             body.code, field="code", language=body.language,
             limits=body.limits.as_limits(settings.max_source_bytes), files=body.files,
-            tools=gateway.select_tools(body.tools),
+            tools=gateway.select_tools(body.tools), runtime=body.runtime,
         ))
 
     @app.post(
@@ -1081,7 +1103,7 @@ def _add_routes(app: FastAPI, gateway: _Gateway) -> None:
             body.code, language=body.language,
             limits=body.limits.as_limits(settings.max_source_bytes), files=body.files,
             tools=gateway.select_tools(body.tools), owner=owner_of(request),
-            body=request.scope["state"].get("body_reservation"),
+            body=request.scope["state"].get("body_reservation"), runtime=body.runtime,
         )
         response.headers["Location"] = f"/v1/jobs/{accepted.job_id}"
         return accepted
@@ -1203,6 +1225,7 @@ def _add_session_routes(app: FastAPI, gateway: _Gateway) -> None:
             policy=policy,
             on_trap=body.on_trap,
             owner=owner_of(request),
+            sandbox=gateway.sandbox_for(body.runtime),
         ))
         response.headers["Location"] = f"/v1/sessions/{info.id}"
         return info

@@ -30,6 +30,7 @@ from mcp.types import (
 )
 from pydantic import BaseModel, Field
 
+from .._artifacts import python_variant
 from .._errors import InvalidRequestError, SandboxError
 from .._models import (
     TIMEOUT_PROFILES,
@@ -53,8 +54,10 @@ from ._schemas import (
     MAX_SCRIPT_CHARS,
     OPEN_SESSION_DESCRIPTION,
     PROFILE_DESCRIPTION,
+    RUNTIME_DESCRIPTION,
     SCRIPT_DESCRIPTION,
     SESSION_ID_DESCRIPTION,
+    RuntimeName,
     SandboxToolResult,
 )
 from ._sessions import SessionBusy, SessionCaps, SessionNotFound, SessionRegistry, SessionsFull
@@ -66,7 +69,8 @@ INSTRUCTIONS = (
     "running it. For multi-step work, open_python_session gives a session_id whose "
     "variables persist across execute_python_sandbox calls; close_python_session ends it. "
     "Give a script input files with files (name -> base64; it reads /input/<name>); what it "
-    "writes under /output comes back as embedded resources (sandbox:///output/<name>)."
+    "writes under /output comes back as embedded resources (sandbox:///output/<name>). For "
+    "data work pass runtime='python-data': numpy and pandas are there, already imported."
 )
 
 _SAFE = ToolAnnotations(
@@ -147,6 +151,16 @@ def create_mcp_server(
         return await anyio.to_thread.run_sync(fn, limiter=limiter)
 
     registry = SessionRegistry(caps, sandbox, run)
+    sandboxes = {sandbox.python_variant: sandbox}
+
+    def sandbox_for(runtime: str | None) -> Sandbox:
+        """The sandbox of the runtime a call names (the server's when None)."""
+        if runtime is None:
+            return sandbox
+        variant = python_variant(runtime)
+        if variant not in sandboxes:
+            sandboxes[variant] = sandbox.with_runtime(variant)
+        return sandboxes[variant]
 
     def owner_of(ctx: Context) -> str | None:
         """The name of the API key that made this request (None without keys, or on
@@ -207,10 +221,16 @@ def create_mcp_server(
         files: Annotated[
             Base64Files | None, Field(description=INPUT_FILES_DESCRIPTION)
         ] = None,
+        runtime: Annotated[
+            RuntimeName | None, Field(description=RUNTIME_DESCRIPTION + " A session keeps the "
+                                      "runtime it was opened with.")
+        ] = None,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, SandboxToolResult]:
         if session_id is None:
-            result = await on_worker(sandbox.execute, python_script, profile=timeout_profile,
+            with tool_errors():
+                box = sandbox_for(runtime)
+            result = await on_worker(box.execute, python_script, profile=timeout_profile,
                                      files=files)
         else:
             with tool_errors(session_id):
@@ -237,12 +257,15 @@ def create_mcp_server(
             description=f"Memory cap of the session for its whole life, in MiB (default "
             f"{_MEMORY['default']}).",
         )] = _MEMORY["default"],
+        runtime: Annotated[
+            RuntimeName | None, Field(description=RUNTIME_DESCRIPTION)
+        ] = None,
         ctx: Context | None = None,
     ) -> SessionOpened:
         with tool_errors():
             entry = await registry.open(
                 limits={"memory_mb": memory_mb}, policy=sandbox.policy, on_trap="rollback",
-                owner=owner_of(ctx) if ctx else None,
+                owner=owner_of(ctx) if ctx else None, sandbox=sandbox_for(runtime),
             )
         return SessionOpened(
             session_id=entry.id, memory_mb=memory_mb, policy=sandbox.policy.name,

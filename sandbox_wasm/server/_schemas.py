@@ -121,6 +121,14 @@ class SafeExecLimits(BaseModel):
         return {key: value for key, value in values.items() if value is not None}
 
 
+RuntimeName = Literal["python", "python-data"]
+RUNTIME_DESCRIPTION = (
+    "Python runtime: 'python' (the server's default unless configured otherwise: the "
+    "standard library) or 'python-data' (numpy and pandas, already imported: `import "
+    "pandas` costs nothing)."
+)
+
+
 class SafeExecRequest(BaseModel):
     """Audit and run `code` in a fresh sandbox instance."""
 
@@ -135,6 +143,7 @@ class SafeExecRequest(BaseModel):
 
     language: Language = Field("python", description="Language of `code`.")
     code: str = Field(description="The source to run (UTF-8; over the server's limit is 413).")
+    runtime: RuntimeName | None = Field(None, description=RUNTIME_DESCRIPTION)
     limits: SafeExecLimits = Field(default_factory=SafeExecLimits)
     files: Base64Files = Field(default_factory=dict, description=INPUT_FILES_DESCRIPTION)
     tools: ToolNames = Field(default_factory=list)
@@ -199,6 +208,7 @@ class SessionCreateRequest(BaseModel):
     timeout_ms: _TimeoutMs = None  # type: ignore[valid-type]
     memory_mb: _MemoryMb = None  # type: ignore[valid-type]
     on_trap: OnTrap = Field("rollback", description=ON_TRAP_DESCRIPTION)
+    runtime: RuntimeName | None = Field(None, description=RUNTIME_DESCRIPTION)
 
     def as_limits(self, max_source_bytes: int) -> dict[str, int]:
         limits = self.limits.as_limits(max_source_bytes)

@@ -322,15 +322,15 @@ class SessionRegistry:
     # -- the work ------------------------------------------------------------------------
     async def open(
         self, *, limits: dict[str, int], policy: AuditPolicy, on_trap: OnTrap,
-        owner: str | None = None,
+        owner: str | None = None, sandbox: Sandbox | None = None,
     ) -> SessionEntry:
-        """A new session under `limits` and `policy`. Raises SessionsFull over a cap,
-        InvalidRequestError for a session that could never fit, and whatever the runner
-        raises (e.g. a full worker pool)."""
+        """A new session under `limits` and `policy`, on `sandbox`'s runtime (default: the
+        registry's). Raises SessionsFull over a cap, InvalidRequestError for a session that
+        could never fit, and whatever the runner raises (e.g. a full worker pool)."""
         reserved = self._reserve(resolve_limits(limits), on_trap)
 
         def create() -> Session:
-            return Session(limits=limits, policy=policy, sandbox=self.sandbox,
+            return Session(limits=limits, policy=policy, sandbox=sandbox or self.sandbox,
                            on_trap=on_trap, idle_timeout_s=self.caps.idle_seconds)
 
         return await self._opened(create, reserved, owner)

@@ -97,6 +97,11 @@ class GatewaySettings(BaseSettings):
         "needs --redis-url (async jobs and the rate limit's counts must be shared) and "
         "--max-sessions 0 (a session lives in one process and cannot move).",
     )
+    runtime: Literal["python", "python-data"] = Field(
+        "python",
+        description="Python runtime of requests that name none: python (the standard "
+        "library; smallest memory floor) or python-data (numpy and pandas, imported).",
+    )
     workers: int = Field(
         default_factory=lambda data: max(1, usable_cpus() // data.get("processes", 1)),
         ge=1, le=256,
