@@ -1,0 +1,15 @@
+import pandas as pd
+
+cities = pd.Series(["Paris", "Lyon", "Paris", "Nice", "Lyon", "Lille", "Paris"])
+codes, uniques = pd.factorize(cities)
+print("codes:", codes.tolist())
+print("uniques:", list(uniques))
+codes_sorted, uniques_sorted = pd.factorize(cities, sort=True)
+print("sorted codes:", codes_sorted.tolist(), list(uniques_sorted))
+cat = pd.Categorical(cities, categories=["Lille", "Lyon", "Nice", "Paris", "Marseille"])
+print("categorical codes:", list(cat.codes))
+print("counts:", pd.Series(cat).value_counts(sort=False).to_dict())
+lookup = dict(enumerate(uniques))
+print("decoded:", [lookup[c] for c in codes])
+ranks = cities.map(cities.value_counts())
+print("frequency encoding:", ranks.tolist())

@@ -1,0 +1,18 @@
+import numpy as np
+
+A = np.arange(1, 7, dtype=float).reshape(2, 3)
+B = np.arange(1, 13, dtype=float).reshape(3, 4)
+print("A @ B =")
+print(A @ B)
+print("einsum matmul equal:", np.array_equal(np.einsum("ij,jk->ik", A, B), A @ B))
+print("trace via einsum:", np.einsum("ii", np.arange(9).reshape(3, 3)))
+print("outer:")
+print(np.outer([1, 2, 3], [10, 20]))
+print("kron:")
+print(np.kron(np.eye(2, dtype=int), np.array([[1, 2], [3, 4]])))
+batch = np.arange(24, dtype=float).reshape(2, 3, 4)
+w = np.arange(4, dtype=float)
+print("batched matvec:", np.einsum("bij,j->bi", batch, w).tolist())
+print("tensordot:", np.tensordot(A, B, axes=([1], [0])).sum())
+print("vdot:", np.vdot(A, A), "inner:", np.inner(A[0], A[1]))
+print("cross:", np.cross([1, 0, 0], [0, 1, 0]), "transpose shape:", batch.transpose(2, 0, 1).shape)

@@ -1,0 +1,16 @@
+import numpy as np
+
+rng = np.random.default_rng(seed=12345)
+print("integers:", rng.integers(0, 100, size=10).tolist())
+print("random:", np.round(rng.random(5), 10).tolist())
+print("uniform:", np.round(rng.uniform(-1, 1, 4), 10).tolist())
+print("normal:", np.round(rng.normal(50, 5, 5), 8).tolist())
+print("choice:", rng.choice(["rock", "paper", "scissors"], size=6).tolist())
+print("choice no replace:", rng.choice(10, size=5, replace=False).tolist())
+print("weighted choice:", rng.choice(["a", "b", "c"], size=8, p=[0.7, 0.2, 0.1]).tolist())
+arr = np.arange(10)
+rng.shuffle(arr)
+print("shuffled:", arr.tolist())
+print("permutation:", rng.permutation(6).tolist())
+again = np.random.default_rng(12345).integers(0, 100, size=10).tolist()
+print("reproducible:", again)

@@ -1,0 +1,22 @@
+import numpy as np
+
+np.random.seed(42)
+print("rand:", np.round(np.random.rand(4), 10).tolist())
+print("randn:", np.round(np.random.randn(4), 8).tolist())
+print("randint:", np.random.randint(1, 7, size=10).tolist())
+print("choice:", np.random.choice(["H", "T"], 12).tolist())
+print("normal:", np.round(np.random.normal(100, 15, 3), 6).tolist())
+print("binomial:", np.random.binomial(10, 0.3, 8).tolist())
+print("poisson:", np.random.poisson(4.0, 8).tolist())
+a = list(range(8))
+np.random.shuffle(a)
+print("shuffle:", a)
+state = np.random.get_state()
+x1 = np.random.random(3)
+np.random.set_state(state)
+x2 = np.random.random(3)
+print("state restored:", bool(np.array_equal(x1, x2)))
+rs = np.random.RandomState(7)
+print(
+    "RandomState(7):", rs.randint(0, 1000, 5).tolist(), np.round(rs.standard_normal(2), 8).tolist()
+)

@@ -1,0 +1,15 @@
+import numpy as np
+
+t = np.array([0.0, 1.0, 2.5, 4.0, 6.0])
+v = np.array([0.0, 4.0, 7.5, 8.0, 5.0])
+tq = np.linspace(0, 6, 13)
+print("interpolated speed:", np.round(np.interp(tq, t, v), 6).tolist())
+print("distance (trapezoid):", np.trapezoid(v, t))
+dense_t = np.linspace(0, 6, 601)
+print("distance (dense interp):", round(float(np.trapezoid(np.interp(dense_t, t, v), dense_t)), 8))
+print("gradient:", np.round(np.gradient(v, t), 6).tolist())
+print("left/right fill:", np.interp([-1.0, 7.0], t, v, left=-1, right=-2).tolist())
+x = np.linspace(0, np.pi, 1001)
+print("integral of sin on [0, pi]:", round(float(np.trapezoid(np.sin(x), x)), 6))
+period = np.interp([370.0], [0, 90, 180, 270, 360], [0, 1, 0, -1, 0], period=360)
+print("periodic interp at 370 deg:", round(float(period[0]), 6))
