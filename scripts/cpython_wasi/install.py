@@ -95,19 +95,26 @@ def install_image_base(ctx: build.Ctx, dest: Path) -> None:
     build.log(f"install: {where} (the parts images are built from)")
 
 
-#: Recipe directories kept in the build cache: the current one and the newest other (a second
-#: checkout on another commit), so the cache does not grow by ~1 GB per recipe change.
-KEEP_RECIPES = 2
+#: Builds of each stage kept in the build cache: the current one and the newest other (a
+#: second checkout on another commit), so the cache does not grow with every recipe change.
+KEEP_PER_STAGE = 2
 
 
 def prune(ctx: build.Ctx) -> None:
-    """Remove the build directories of older recipes, beyond KEEP_RECIPES."""
-    recipes = [d for d in ctx.cache.iterdir()
-               if d.is_dir() and re.fullmatch(r"[0-9a-f]{64}", d.name) and d != ctx.dir]
-    recipes.sort(key=lambda d: d.stat().st_mtime, reverse=True)
-    for old in recipes[KEEP_RECIPES - 1:]:
-        build.log(f"install: removing the build of an older recipe, {old}")
-        shutil.rmtree(old, ignore_errors=True)
+    """Remove the directories of older builds of each stage, beyond KEEP_PER_STAGE."""
+    stages = ctx.cache / "stages"
+    if not stages.is_dir():
+        return
+    for name in ctx.stages:
+        if name == "build-python":
+            continue
+        current = ctx.stage_dir(name)
+        others = [d for d in stages.iterdir()
+                  if d != current and re.fullmatch(re.escape(name) + r"-[0-9a-f]{16}", d.name)]
+        others.sort(key=lambda d: d.stat().st_mtime, reverse=True)
+        for old in others[KEEP_PER_STAGE - 1:]:
+            build.log(f"install: removing an older build of the {name} stage, {old}")
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def main(argv: list[str] | None = None) -> int:

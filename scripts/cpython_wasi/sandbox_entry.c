@@ -259,11 +259,22 @@ static size_t immortalize_heap(void) {
     return count;
 }
 
+#ifdef SANDBOX_EXTRA_BUILTINS
+/* A runtime with extension modules linked in statically (the data runtime: numpy, pandas)
+ * registers them as built-in modules here; the build generates this function. */
+int sandbox_register_builtins(void);
+#endif
+
 __attribute__((export_name("sandbox_init"))) void sandbox_init(void) {
     PyStatus status;
     if (!sandbox_ctors_ran) {
         __wasm_call_ctors();
     }
+#ifdef SANDBOX_EXTRA_BUILTINS
+    if (sandbox_register_builtins() < 0) {
+        fail("registering the statically linked extension modules");
+    }
+#endif
 
     PyPreConfig preconfig;
     PyPreConfig_InitIsolatedConfig(&preconfig);
