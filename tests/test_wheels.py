@@ -202,6 +202,12 @@ def test_a_user_installs_the_wheels_offline_and_runs_code(world: Path, venv: Pat
     assert done == "3 2\nb'cba'\n"
     js = _run([wasm_exec, "--language", "javascript", "-c", "console.log(6 * 7)"], env, user)
     assert (js.returncode, js.stdout) == (0, "42\n"), js.stderr
+    # `runtime install` takes an installed runtime wheel first: no build, no network.
+    copied = user / "copied-runtime"
+    installed = _ok(_run([wasm_exec, "runtime", "install", "--dir", copied], env, user))
+    assert "taking the runtimes of the installed runtime wheel" in installed, installed
+    assert "cpython-wasi" not in installed  # the build recipe never ran
+    _ok(_run([wasm_exec, "runtime", "verify", "--dir", copied], env, user))
 
 
 def test_a_read_only_shared_runtime_directory_serves_every_user(world: Path, dist: Path,
