@@ -27,7 +27,7 @@ import sys
 import tempfile
 import urllib.request
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -43,6 +43,7 @@ from ._artifacts import (
     checkout_dir,
     javascript_runtime_file,
     python_runtime_file,
+    python_variant,
     wheel_runtime_dir,
 )
 from ._errors import RuntimeIntegrityError, RuntimeNotFoundError
@@ -203,11 +204,13 @@ def _run_script(script: Path, args: list[str], what: str) -> None:
         raise RuntimeNotFoundError(f"{what} failed (exit {done.returncode}); see its output above")
 
 
-def build_own(dest: Path) -> None:
-    """Build our CPython (or reuse its cached build) and install its snapshot, manifest and
-    image-base parts into dest/cpython313."""
-    _run_script(recipe_dir() / "install.py", [str(dest / OWN_PYTHON_VARIANT)],
-                "building our CPython runtime")
+def build_own(dest: Path, runtime: str = "python") -> None:
+    """Build our CPython (or reuse its cached build) and install its snapshot, manifest (and
+    for the lean runtime the image-base parts) into dest/<variant>; `runtime` is a name of
+    RUNTIME_NAMES ("python-data": with numpy and pandas)."""
+    variant = python_variant(runtime)
+    _run_script(recipe_dir() / "install.py", [str(dest / variant), "--runtime", runtime],
+                f"building our CPython runtime {runtime!r}")
 
 
 def _take(source: Path, dest: Path, log: Log) -> list[str]:
@@ -231,10 +234,11 @@ def _holds_runtimes(directory: Path) -> bool:
 
 
 def install(dest: Path, *, source: Path | None = None, build: bool = True,
-            log: Log = print) -> None:
+            extra: Sequence[str] = (), log: Log = print) -> None:
     """Put every runtime into `dest`: from `source` (a runtime wheel or directory) when
     given, else from an installed runtime wheel, then whatever is still missing by fetching
-    QuickJS and building our CPython (`build=False`: no build). Idempotent."""
+    QuickJS and building our CPython (`build=False`: no build), and the `extra` runtimes
+    (names of RUNTIME_NAMES, e.g. "python-data") the same way. Idempotent."""
     dest.mkdir(parents=True, exist_ok=True)
     taken: list[str] = []
     wheel_dir = wheel_runtime_dir()
@@ -255,6 +259,13 @@ def install(dest: Path, *, source: Path | None = None, build: bool = True,
             build_own(dest)
         else:
             log(f"{DEFAULT_PYTHON_VARIANT}: not built (--no-build)")
+    for runtime in extra:
+        if python_variant(runtime) in taken:
+            continue
+        if build:
+            build_own(dest, runtime)
+        else:
+            log(f"{python_variant(runtime)}: not built (--no-build)")
     _remove_retired(dest, log)
     _readable_by_all(dest)
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ._artifacts import (
+    DATA_PYTHON_VARIANT,
     MANIFEST_NAME,
     OWN_PYTHON_VARIANT,
     PYTHON_VARIANTS,
@@ -64,15 +65,29 @@ class RuntimeWheelSpec:
     summary: str
 
 
-#: The runtime wheels this project publishes, by distribution name. The data runtime's wheel
-#: joins here, e.g. RuntimeWheelSpec("sandbox-wasm-runtime-data", ("python-data",), False, ...).
+#: The runtime wheels this project publishes, by distribution name.
+#: The data runtime's wheel (numpy and pandas): optional, beside the default one.
+DATA_RUNTIME_WHEEL = "sandbox-wasm-runtime-data"
 RUNTIME_WHEELS: dict[str, RuntimeWheelSpec] = {
     RUNTIME_WHEEL: RuntimeWheelSpec(
         RUNTIME_WHEEL, (OWN_PYTHON_VARIANT,), True,
         "The WebAssembly runtimes of sandbox-wasm: CPython 3.13 for WASI (pre-initialised) "
         "and QuickJS-NG",
     ),
+    DATA_RUNTIME_WHEEL: RuntimeWheelSpec(
+        DATA_RUNTIME_WHEEL, (DATA_PYTHON_VARIANT,), False,
+        "The data runtime of sandbox-wasm: CPython 3.13 for WASI with numpy and pandas "
+        "built in and imported (pre-initialised)",
+    ),
 }
+
+def wheels_to_pack(directory: Path) -> list[str]:
+    """The runtime wheels `pack` makes by default from `directory`: the default one, and
+    each optional one whose runtimes are installed there."""
+    return [name for name, spec in RUNTIME_WHEELS.items()
+            if spec.quickjs or all((directory / v / MANIFEST_NAME).is_file()
+                                   for v in spec.variants)]
+
 
 #: The licences of what the runtimes are built from (the NOTICE in every runtime wheel).
 NOTICE = """\

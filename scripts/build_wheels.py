@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from sandbox_wasm._artifacts import runtime_dir  # noqa: E402
 from sandbox_wasm._errors import SandboxError  # noqa: E402
-from sandbox_wasm._runtime_wheel import RUNTIME_WHEELS, pack_wheel  # noqa: E402
+from sandbox_wasm._runtime_wheel import RUNTIME_WHEELS, pack_wheel, wheels_to_pack  # noqa: E402
 
 #: The time stamp of every file in the package wheel (1980-01-01, the earliest a zip holds).
 SOURCE_DATE_EPOCH = "315532800"
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         built.append(build_package_wheel(args.out, args.find_links))
     directory = args.runtime_dir or runtime_dir()
     try:
-        for name in args.wheels or RUNTIME_WHEELS:
+        for name in args.wheels or wheels_to_pack(directory):
             built.append(pack_wheel(directory, args.out, RUNTIME_WHEELS[name]))
     except SandboxError as exc:
         print(f"build_wheels: error: {exc}", file=sys.stderr)

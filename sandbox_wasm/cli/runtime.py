@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
-from .._artifacts import runtime_dir
+from .._artifacts import RUNTIME_NAMES, runtime_dir
 from .._runtime_install import RuntimeStatus, install, status, usable
-from .._runtime_wheel import RUNTIME_WHEELS, pack_wheel
+from .._runtime_wheel import RUNTIME_WHEELS, pack_wheel, wheels_to_pack
 from ._common import EXIT_FAILED, EXIT_OK, OneLineParser, UsageError
 
 PROG = "wasm-exec runtime"
@@ -57,9 +57,13 @@ def _install(argv: Sequence[str]) -> int:
                         "directory (no compiler needed)")
     parser.add_argument("--no-build", action="store_true",
                         help="never build our CPython (take it from --from or a wheel only)")
+    parser.add_argument("--runtime", dest="extra", action="append", default=[],
+                        choices=[name for name in RUNTIME_NAMES if name != "python"],
+                        help="also install this runtime (python-data: numpy and pandas; "
+                        "building it takes ~40 min more on 2 cores)")
     args = parser.parse_args(list(argv))
     directory = args.dir or runtime_dir()
-    install(directory, source=args.source, build=not args.no_build,
+    install(directory, source=args.source, build=not args.no_build, extra=args.extra,
             log=lambda line: print(f"runtime: {line}"))
     rows = status(directory)
     _print_table(rows, as_json=False)
@@ -93,11 +97,12 @@ def _pack(argv: Sequence[str]) -> int:
                         help="where to write the wheels")
     parser.add_argument("--wheel", dest="wheels", action="append", default=None,
                         choices=tuple(RUNTIME_WHEELS), metavar="NAME",
-                        help=f"which wheel to pack (repeatable; default: all of "
-                        f"{', '.join(RUNTIME_WHEELS)})")
+                        help=f"which wheel to pack (repeatable; one of "
+                        f"{', '.join(RUNTIME_WHEELS)}; default: the first, and the others "
+                        "whose runtimes are installed)")
     args = parser.parse_args(list(argv))
     directory = args.dir or runtime_dir()
-    for name in args.wheels or RUNTIME_WHEELS:
+    for name in args.wheels or wheels_to_pack(directory):
         wheel = pack_wheel(directory, args.out, RUNTIME_WHEELS[name])
         print(f"{wheel} ({wheel.stat().st_size:,} bytes)")
     return EXIT_OK

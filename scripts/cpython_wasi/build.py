@@ -1119,6 +1119,19 @@ def stage_snapshot(ctx: Ctx) -> None:
     make_snapshot(ctx, ctx.link_dir / "python-sandbox.wasm", ctx.snapshot_dir, variant="python")
 
 
+#: What the data runtime's snapshot imports (so a run's `import pandas` costs nothing).
+DATA_PRELOAD = ["numpy", "pandas"]
+
+
+def stage_data_snapshot(ctx: Ctx) -> None:
+    """The data runtime: its reactor (numpy and pandas built in) with their Python packages
+    and pure-Python dependencies baked in, numpy and pandas imported."""
+    wheels = sorted((ctx.stage_dir("data-site") / "wheels").glob("*.whl"))
+    make_snapshot(ctx, ctx.stage_dir("data-link") / "python-data-sandbox.wasm",
+                  ctx.stage_dir("data-snapshot"), variant="python-data", wheels=wheels,
+                  preload=DATA_PRELOAD)
+
+
 def _build_settings() -> dict:
     return {"opt": WASM_OPT, "lto": WASM_LTO, "stack": STACK_BYTES, "py": PY_VERSION}
 
@@ -1145,7 +1158,19 @@ STAGE_LIST = [
     Stage("snapshot", stage_snapshot, needs=("link", "stdlib"),
           files=("stdlib_finder.py", str(GUEST_FILE)), helpers=(make_snapshot, run_wizer)),
 ]
+if __name__ == "__main__":  # data_stack imports this module by name: make it this one
+    sys.modules.setdefault("build", sys.modules["__main__"])
+import data_stack  # noqa: E402  (the data runtime's stages, built on the ones above)
+
+STAGE_LIST += [Stage(name, **spec) for name, spec in data_stack.STAGE_SPECS.items()]
+STAGE_LIST.append(Stage(
+    "data-snapshot", stage_data_snapshot, needs=("data-link", "data-site", "stdlib"),
+    files=("stdlib_finder.py", str(GUEST_FILE), str(PACKAGE_FINDER_FILE)),
+    helpers=(make_snapshot, run_wizer, write_package_init),
+    settings=lambda: [DATA_PRELOAD, COMPILE_PACKAGES, PACKAGE_SITE]))
 STAGE_TABLE = {stage.name: stage for stage in STAGE_LIST}
+#: The runtimes the recipe builds: the stage whose directory holds each one's snapshot.
+TARGETS = {"python": "snapshot", "python-data": "data-snapshot"}
 #: Steps before the cached stages, run every time (each a no-op when it has nothing to do).
 ALWAYS = {"fetch": stage_fetch, "verify": stage_verify}
 
@@ -1200,11 +1225,15 @@ def build(ctx: Ctx, target: str = "snapshot", *, force: str | None = None) -> No
     """Run the fetch and verify steps, then every stage `target` needs that has not finished
     under its current key (and `force`, if given, in any case)."""
     t_all = time.monotonic()
-    for step, func in ALWAYS.items():
+    steps = dict(ALWAYS)
+    stages = order(ctx, target)
+    if any(name in data_stack.STAGE_SPECS for name in stages):
+        steps["fetch-data"] = data_stack.fetch_data_inputs
+    for step, func in steps.items():
         ctx.current_log = ctx.cache / "logs" / f"{step}.log"
         ctx.current_log.parent.mkdir(parents=True, exist_ok=True)
         func(ctx)
-    for name in order(ctx, target):
+    for name in stages:
         if name != force and done_file(ctx, name).is_file():
             log(f"{name}: done (skipped) {ctx.stage_dir(name).name}")
             continue
@@ -1215,6 +1244,9 @@ def build(ctx: Ctx, target: str = "snapshot", *, force: str | None = None) -> No
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--stage", choices=list(STAGE_TABLE), help="rerun this stage (forced)")
+    ap.add_argument("--runtime", choices=list(TARGETS), default="python",
+                    help="the runtime to build (default python; python-data adds numpy and "
+                    "pandas: ~40 min more on 2 cores, cold)")
     ap.add_argument("--list", action="store_true", help="list the stages and exit")
     ap.add_argument("--print-dir", action="store_true",
                     help="print the snapshot path, and exit")
@@ -1225,13 +1257,14 @@ def main(argv: list[str] | None = None) -> int:
             state = "done" if done_file(ctx, name).is_file() else "to build"
             print(f"{name:14} {ctx.stage_dir(name).name:40} {state}")
         return 0
+    target = TARGETS[args.runtime]
     if args.print_dir:
-        print(ctx.snapshot_dir / "python-snapshot.wasm")
+        print(ctx.stage_dir(target) / "python-snapshot.wasm")
         return 0
     log(f"recipe {ctx.recipe[:16]}, cache {ctx.cache}")
-    build(ctx, args.stage or "snapshot", force=args.stage)
-    if args.stage in (None, "snapshot"):
-        print(ctx.snapshot_dir / "python-snapshot.wasm")
+    build(ctx, args.stage or target, force=args.stage)
+    if args.stage in (None, target):
+        print(ctx.stage_dir(target) / "python-snapshot.wasm")
     return 0
 
 

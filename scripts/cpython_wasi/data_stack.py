@@ -221,7 +221,10 @@ WHEEL_GENERATOR = ("sandbox-wasm scripts/cpython_wasi/data_stack.py (the Python 
 
 # --------------------------------------------------------------------------- helpers
 def data_dir(ctx: build.Ctx, stage: str) -> Path:
-    """Where a data stage writes its output (the only directory it writes)."""
+    """Where a data stage writes its output (the only directory it writes): its keyed
+    stage directory (build.py), or below the development driver's work directory."""
+    if isinstance(ctx, build.Ctx):
+        return ctx.stage_dir(stage)
     return ctx.dir / stage
 
 
@@ -913,6 +916,27 @@ def site_files(root: Path, package: str) -> dict[str, bytes]:
     return files
 
 
+def apply_site_patches(ctx: build.Ctx, key: str, files: dict[str, bytes]) -> dict[str, bytes]:
+    """The package's Python files with data/site-<package>-*.patch applied: patches of
+    Python files alone are applied here, to what the wheel gets, so that changing one
+    rebuilds no C (data/<package>-*.patch are applied to the sdist)."""
+    patches = sorted(DATA.glob(f"site-{key}-*.patch"))
+    if not patches:
+        return files
+    if shutil.which("patch") is None:
+        raise BuildError("this machine has no `patch` (Debian: the patch package)")
+    with tempfile.TemporaryDirectory(prefix="site-patch-", dir=data_dir(ctx, "data-site")) as t:
+        root = Path(t)
+        for rel, data in files.items():
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_bytes(data)
+        for patch in patches:
+            log(f"data-site: apply {patch.name}")
+            run(ctx, ["patch", "-d", root, "-p1", "--forward", "--batch", "--fuzz=0",
+                      "--no-backup-if-mismatch", "-i", patch])
+        return {rel: (root / rel).read_bytes() for rel in files}
+
+
 def license_files(src: Path, metadata: str) -> dict[str, bytes]:
     """The sdist's license files (its License-File fields; else LICENSE* and LICENSES/)."""
     names = re.findall(r"^License-File: (.+)$", metadata, re.M)
@@ -963,7 +987,7 @@ def stage_data_site(ctx: build.Ctx) -> None:
         pkg_info = (src / "PKG-INFO").read_text()
         if not re.search(rf"^Version: {re.escape(version)}$", pkg_info, re.M):
             raise BuildError(f"data-site: {src / 'PKG-INFO'} is not version {version}")
-        files = site_files(site_packages(stage / "install"), key)
+        files = apply_site_patches(ctx, key, site_files(site_packages(stage / "install"), key))
         for rel, data in files.items():
             check_no_leaks(ctx, f"data-site: {key} {rel}", data)
         # The extension modules this package's Python code imports, which only the data
@@ -1038,8 +1062,9 @@ STAGE_SPECS = {
     "data-site": dict(
         func=stage_data_site, needs=("numpy", "pandas"),
         inputs=("python-dateutil", "six", "tzdata"),
-        helpers=(fresh_dir, site_packages, site_files, license_files, record_hash, write_wheel,
-                 leak_needles, check_no_leaks),
+        files=tuple(f"data/{p.name}" for p in sorted(DATA.glob("site-*.patch"))),
+        helpers=(fresh_dir, site_packages, site_files, apply_site_patches, license_files,
+                 record_hash, write_wheel, leak_needles, check_no_leaks),
         settings=lambda: [SITE_DROP_DIRS, SITE_DROP_PATHS, SITE_DROP_SUFFIXES, WHEEL_DATE,
                           WHEEL_TAG, WHEEL_GENERATOR, BUILTINS_FILE, LINK_EXCLUDE.pattern,
                           NUMPY_VERSION, PANDAS_VERSION],

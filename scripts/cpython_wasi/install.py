@@ -119,14 +119,19 @@ def prune(ctx: build.Ctx) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("dest", type=Path, help="where to install (<runtime dir>/cpython313)")
+    parser.add_argument("dest", type=Path,
+                        help="where to install (<runtime dir>/cpython313, or "
+                        "<runtime dir>/python-data with --runtime python-data)")
+    parser.add_argument("--runtime", choices=list(build.TARGETS), default="python",
+                        help="the runtime to build and install (default python)")
     args = parser.parse_args(argv)
-    status = build.main([])
+    status = build.main(["--runtime", args.runtime])
     if status != 0:
         return status
     ctx = build.Ctx()
-    install(ctx.snapshot_dir, args.dest)
-    install_image_base(ctx, args.dest)
+    install(ctx.stage_dir(build.TARGETS[args.runtime]), args.dest)
+    if args.runtime == "python":
+        install_image_base(ctx, args.dest)
     prune(ctx)
     return 0
 

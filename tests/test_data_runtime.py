@@ -1,0 +1,162 @@
+"""The data runtime (`runtime="python-data"`): numpy and pandas compiled into our CPython and
+imported in its snapshot. What a run, a session, files, tools and every limit do on it."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+
+import pytest
+
+import sandbox_wasm as sw
+
+DATA = "python-data"
+
+
+@pytest.fixture(scope="module")
+def data_box() -> Iterator[sw.Sandbox]:
+    with sw.Sandbox(runtime=DATA) as box:
+        box.warm_up()
+        yield box
+
+
+def test_numpy_and_pandas_are_already_imported(data_box: sw.Sandbox) -> None:
+    result = data_box.execute(
+        "import sys\n"
+        "print('numpy' in sys.modules, 'pandas' in sys.modules)\n"
+        "import numpy as np, pandas as pd\n"
+        "print(np.__version__, pd.__version__)\n"
+        "print(pd.DataFrame({'a': [1, 2]}).sum().to_dict())\n")
+    assert result.status == "succeeded", result.stderr
+    assert result.stdout == "True True\n2.4.6 3.0.6\n{'a': 3}\n"
+    assert result.runtime.name == f"{DATA}-wasi-snapshot"
+    assert result.runtime.version == "3.13.15"
+
+
+def test_the_lean_runtime_has_no_numpy() -> None:
+    result = sw.execute("import numpy")
+    assert result.status == "failed" and result.error is not None
+    assert result.error.type == "ModuleNotFoundError"
+
+
+def test_csv_in_dataframe_out(data_box: sw.Sandbox) -> None:
+    """/input/data.csv -> groupby -> /output/summary.csv and a file in the working
+    directory, as model code writes them."""
+    rows = "city,month,sales\nParis,1,10\nLyon,1,4\nParis,2,7\nLyon,2,6\nNice,2,1\n"
+    code = (
+        "import pandas as pd\n"
+        "df = pd.read_csv('/input/data.csv')\n"
+        "summary = df.groupby('city', as_index=False)['sales'].agg(['sum', 'mean'])\n"
+        "summary.to_csv('/output/summary.csv', index=False)\n"
+        "df.pivot_table(index='city', columns='month', values='sales', fill_value=0)"
+        ".to_csv('pivot.csv')\n"
+        "print(summary.to_string(index=False))\n")
+    result = data_box.execute(code, files={"data.csv": rows})
+    assert result.status == "succeeded", result.stderr
+    summary = list(csv.reader(io.StringIO(result.files["summary.csv"].decode())))
+    assert summary == [["city", "sum", "mean"], ["Lyon", "10", "5.0"],
+                       ["Nice", "1", "1.0"], ["Paris", "17", "8.5"]]
+    assert result.files["pivot.csv"].decode().splitlines() == [
+        "city,1,2", "Lyon,4.0,6.0", "Nice,0.0,1.0", "Paris,10.0,7.0"]
+
+
+def test_the_default_integer_is_64_bit(data_box: sw.Sandbox) -> None:
+    """wasm32 is a 32-bit platform: numpy's default integer is patched to int64 there, as on
+    the 64-bit machines model code is written on (intp stays pointer-sized)."""
+    result = data_box.execute(
+        "import numpy as np, pandas as pd\n"
+        "print(np.int_, np.array([1, 2]).dtype, np.arange(3).dtype, np.dtype(int))\n"
+        "print(np.prod([100_000, 100_000]), (np.arange(3) * 2**31)[-1])\n"
+        "print(pd.Series(np.arange(3)).dtype, np.ones(3, bool).sum().dtype, np.intp)\n")
+    assert result.status == "succeeded", result.stderr
+    assert result.stdout.splitlines() == [
+        "<class 'numpy.int64'> int64 int64 int64",
+        "10000000000 4294967296",
+        "int64 int64 <class 'numpy.int32'>",
+    ]
+
+
+def test_unseeded_random_differs_between_runs_and_seeded_matches_numpy(
+        data_box: sw.Sandbox) -> None:
+    """The snapshot imported numpy once; its global generator is reseeded for every run, so
+    unseeded draws differ between runs. A seed gives native numpy's stream."""
+    code = "import numpy as np\nprint(np.random.rand(), np.random.default_rng().random())"
+    draws = {data_box.execute(code).stdout for _ in range(3)}
+    assert len(draws) == 3
+    seeded = data_box.execute(
+        "import numpy as np, pandas as pd\n"
+        "np.random.seed(1)\n"
+        "print(round(float(np.random.rand()), 12))\n"
+        "print(np.random.default_rng(1).integers(0, 100, 3).tolist())\n"
+        "print(pd.Series(range(10)).sample(3, random_state=2).tolist())\n")
+    assert seeded.status == "succeeded", seeded.stderr
+    # Native numpy 2.4.6 / pandas 3.0.6 on x86-64 print the same.
+    assert seeded.stdout == "0.417022004703\n[47, 51, 75]\n[4, 1, 5]\n"
+
+
+def test_a_session_keeps_its_dataframe_and_rolls_back_a_trap() -> None:
+    with sw.Session(runtime=DATA, timeout_ms=5_000) as session:
+        first = session.execute("import pandas as pd\ndf = pd.DataFrame({'x': range(5)})")
+        assert first.status == "succeeded", first.stderr
+        trapped = session.execute("df['y'] = df.x * 2\nwhile True: pass", timeout_ms=300)
+        assert trapped.status == "timeout"
+        after = session.execute("print(list(df.columns), int(df.x.sum()))")
+        assert after.stdout == "['x'] 10\n"
+        saved = session.snapshot()
+    restored = sw.Session.restore(saved, runtime=DATA)
+    try:
+        assert restored.execute("print(df.shape)").stdout == "(5, 1)\n"
+    finally:
+        restored.close()
+    with pytest.raises(sw.InvalidRequestError):
+        sw.Session.restore(saved)  # taken on the data runtime, not the lean one
+
+
+def test_limits_hold_on_the_data_runtime(data_box: sw.Sandbox) -> None:
+    busy = data_box.execute("import numpy as np\nwhile True: np.ones(100).sum()",
+                            timeout_ms=500)
+    assert busy.status == "timeout"
+    big = data_box.execute("import numpy as np\na = np.ones(400 * 2**20, dtype=np.uint8)",
+                           memory_mb=128)
+    assert big.status == "failed" and big.error is not None
+    assert big.error.type == "MemoryError"
+    flood = data_box.execute("import numpy as np\nprint(np.arange(10**6).tolist())",
+                             limits={"max_stdout_bytes": 1_000})
+    assert flood.stdout_truncated and len(flood.stdout.encode()) <= 1_000
+
+
+def test_a_host_tool_feeds_a_dataframe() -> None:
+    def prices() -> list[dict[str, object]]:
+        """Closing prices."""
+        return [{"day": 1, "close": 10.0}, {"day": 2, "close": 12.5}]
+
+    with sw.Sandbox(runtime=DATA, tools=[prices]) as box:
+        result = box.execute(
+            "import pandas as pd, tools\n"
+            "df = pd.DataFrame(tools.prices())\n"
+            "print(df.close.pct_change().iloc[-1])\n")
+    assert result.status == "succeeded", result.stderr
+    assert result.stdout == "0.25\n"
+
+
+def test_the_audit_allows_the_stack_under_balanced_and_not_strict() -> None:
+    code = "import numpy as np\nimport pandas as pd\nprint(np.zeros(2).sum())"
+    with sw.Sandbox(runtime=DATA) as balanced:
+        assert balanced.execute(code).stdout == "0.0\n"
+    with sw.Sandbox(runtime=DATA, policy="strict") as strict:
+        refused = strict.execute(code)
+    assert refused.status == "blocked"
+    assert any("numpy" in str(finding) for finding in refused.audit.flagged_calls)
+
+
+def test_an_absent_optional_dependency_is_an_import_error(data_box: sw.Sandbox) -> None:
+    result = data_box.execute("import pandas as pd\npd.DataFrame({'a': [1]}).to_excel('a.xlsx')")
+    assert result.status == "failed" and result.error is not None
+    assert result.error.type in ("ImportError", "ModuleNotFoundError")
+    assert "openpyxl" in result.error.message
+
+
+def test_unknown_runtime_is_an_invalid_request() -> None:
+    with pytest.raises(sw.InvalidRequestError, match="unknown runtime 'python-gpu'"):
+        sw.execute("1", runtime="python-gpu")
