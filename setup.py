@@ -1,6 +1,6 @@
 """Ships the runtime build recipe in the wheel: scripts/cpython_wasi/, copied byte for byte
 into sandbox_wasm/_recipe/ so that an installed package's `wasm-exec runtime install` builds
-with the same recipe hash (and so reuses the same build cache,
+with the same stage keys (and so reuses the same build cache,
 ~/.cache/sandbox-wasm/cpython-wasi) as a checkout. build.py finds
 the guest bootstrap two levels up (sandbox_wasm/_guest.py), which holds in both layouts.
 
@@ -15,11 +15,14 @@ from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
 RECIPE_FILES = [
-    # The recipe (their hash names the build cache directory) and its installer.
+    # The recipe (the stages' keys cover these files) and its installer.
     *(f"scripts/cpython_wasi/{name}" for name in (
-        "build.sh", "build.py", "sandbox_entry.c", "stdlib_finder.py", "make_stdlib_blob.py",
-        "install.py",
+        "build.sh", "build.py", "data_stack.py", "sandbox_entry.c", "stdlib_finder.py",
+        "make_stdlib_blob.py", "install.py",
     )),
+    # The data runtime's patches, compiler wrapper and tables (kept in _recipe/data/).
+    *(str(path.relative_to(HERE)) for path in sorted(
+        (HERE / "scripts" / "cpython_wasi" / "data").iterdir()) if path.is_file()),
 ]
 
 
@@ -31,7 +34,9 @@ class BuildWithRecipe(build_py):
         target = Path(self.build_lib) / "sandbox_wasm" / "_recipe"
         target.mkdir(parents=True, exist_ok=True)
         for name in RECIPE_FILES:
-            shutil.copyfile(HERE / name, target / Path(name).name)
+            relative = Path(name).relative_to("scripts/cpython_wasi")
+            (target / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(HERE / name, target / relative)
 
 
 setup(cmdclass={"build_py": BuildWithRecipe})
