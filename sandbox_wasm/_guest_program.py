@@ -26,6 +26,7 @@ import wasmtime
 
 from ._artifacts import RuntimeFile
 from ._engine import EPOCH_TICK_SECONDS, EngineHost
+from ._errors import InvalidRequestError
 from ._guest import (
     ANSWER_LENGTH_BYTES,
     ERROR_MARK,
@@ -569,12 +570,26 @@ class GuestProgram:
         self._pristine: tuple[wasmtime.Store, wasmtime.Memory] | None = None
         self._resets = 0
         self._image_copy: bytes | None = None
+        memory_type = next((e.type for e in module.exports if e.name == "memory"), None)
+        #: The linear memory the runtime starts with (its snapshot's heap): a smaller memory
+        #: cap cannot even instantiate it.
+        self.memory_floor_bytes = (memory_type.limits.min * WASM_PAGE
+                                   if isinstance(memory_type, wasmtime.MemoryType) else 0)
         # The entry is called unchecked (`_wasm_calls.call_entry`): its type must be () -> ().
         entry_type = next((e.type for e in module.exports if e.name == self._entry), None)
         if not (isinstance(entry_type, wasmtime.FuncType)
                 and not entry_type.params and not entry_type.results):
             raise wasmtime.WasmtimeError(f"the runtime exports no {self._entry}() -> ()")
         host.register(self)
+
+    def check_memory_cap(self, memory_cap_bytes: int) -> None:
+        """Raise InvalidRequestError for a memory cap under what the runtime starts with."""
+        if memory_cap_bytes < self.memory_floor_bytes:
+            floor_mb = -(-self.memory_floor_bytes // MIB)
+            raise InvalidRequestError(
+                f"the {self.runtime.name} runtime needs at least {floor_mb} MiB of memory to "
+                f"start; memory_mb={memory_cap_bytes // MIB} is below that",
+                field="limits.memory_mb")
 
     def release(self) -> None:
         """Drop the compiled module and the idle instances; later runs report a host
@@ -614,6 +629,7 @@ class GuestProgram:
                 return instance.call(payload, limits, audit_budget=audit_budget, tools=tools)
             finally:
                 instance.close()
+        self.check_memory_cap(limits.memory_mb * MIB)
         instance, reset = self._take_idle(limits.memory_mb * MIB)
         instance.fs = fs
         kept = False
@@ -721,6 +737,7 @@ class LiveInstance:
         self, program: GuestProgram, memory_cap_bytes: int, argv: list[str],
         *, fs: MemoryFS | None = None,
     ) -> None:
+        program.check_memory_cap(memory_cap_bytes)
         self.program = program
         #: The guest's filesystem (None: no descriptor beyond stdio).
         self.fs = fs

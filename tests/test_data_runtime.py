@@ -160,3 +160,51 @@ def test_an_absent_optional_dependency_is_an_import_error(data_box: sw.Sandbox) 
 def test_unknown_runtime_is_an_invalid_request() -> None:
     with pytest.raises(sw.InvalidRequestError, match="unknown runtime 'python-gpu'"):
         sw.execute("1", runtime="python-gpu")
+
+
+def test_numpy_reports_the_errors_it_raises_itself(data_box: sw.Sandbox) -> None:
+    """WebAssembly has no floating-point flags: the status numpy raises itself is kept in
+    software (data/numpy-0002), so a singular matrix is a LinAlgError as natively."""
+    result = data_box.execute(
+        "import warnings, numpy as np\n"
+        "for f in (np.linalg.inv, lambda m: np.linalg.solve(m, np.ones(2)),"
+        " np.linalg.cholesky):\n"
+        "    try:\n"
+        "        f(np.array([[1.0, 2.0], [2.0, 4.0]]) if f is not np.linalg.cholesky"
+        " else -np.eye(2))\n"
+        "    except np.linalg.LinAlgError as e:\n"
+        "        print('LinAlgError', e)\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        "    print(np.array([1, 2]) // 0)\n"
+        "print([str(w.message) for w in caught])\n")
+    assert result.status == "succeeded", result.stderr
+    assert result.stdout.splitlines() == [
+        "LinAlgError Singular matrix",
+        "LinAlgError Singular matrix",
+        "LinAlgError Matrix is not positive definite",
+        "[0 0]",
+        "['divide by zero encountered in floor_divide']",
+    ]
+
+
+def test_arrays_saved_to_files_load_back(data_box: sw.Sandbox) -> None:
+    result = data_box.execute(
+        "import numpy as np\n"
+        "np.save('a.npy', np.arange(6).reshape(2, 3))\n"
+        "np.savez('/output/b.npz', x=np.eye(2))\n"
+        "print(np.load('a.npy').sum(), np.load('/output/b.npz')['x'].trace())\n")
+    assert result.status == "succeeded", result.stderr
+    assert result.stdout == "15 2.0\n"
+    assert result.files["a.npy"].startswith(b"\x93NUMPY")
+
+
+def test_a_memory_cap_under_the_runtime_s_floor_is_an_invalid_request() -> None:
+    """The data runtime's snapshot starts at ~67 MiB: a smaller cap could not even start it,
+    and says so (before anything runs) instead of failing inside."""
+    with pytest.raises(sw.InvalidRequestError, match=r"needs at least \d+ MiB") as caught:
+        sw.execute("print(1)", runtime=DATA, memory_mb=48)
+    assert caught.value.field == "limits.memory_mb"
+    with pytest.raises(sw.InvalidRequestError, match=r"needs at least \d+ MiB"):
+        sw.Session(runtime=DATA, memory_mb=48)
+    assert sw.execute("print(1)", memory_mb=48).stdout == "1\n"  # the lean one starts
