@@ -38,6 +38,7 @@ one-line reason.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import hashlib
 import inspect
 import io
@@ -1224,6 +1225,15 @@ def order(ctx: Ctx, target: str) -> list[str]:
 def build(ctx: Ctx, target: str = "snapshot", *, force: str | None = None) -> None:
     """Run the fetch and verify steps, then every stage `target` needs that has not finished
     under its current key (and `force`, if given, in any case)."""
+    ctx.cache.mkdir(parents=True, exist_ok=True)
+    with open(ctx.cache / ".build.lock", "a") as lock:
+        # Two builds into one cache (two clones set up at once) would empty each other's
+        # stage directories: the second waits for the first, then reuses what it built.
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        _build_locked(ctx, target, force=force)
+
+
+def _build_locked(ctx: Ctx, target: str, *, force: str | None) -> None:
     t_all = time.monotonic()
     steps = dict(ALWAYS)
     stages = order(ctx, target)
