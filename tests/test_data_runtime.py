@@ -208,3 +208,30 @@ def test_a_memory_cap_under_the_runtime_s_floor_is_an_invalid_request() -> None:
     with pytest.raises(sw.InvalidRequestError, match=r"needs at least \d+ MiB"):
         sw.Session(runtime=DATA, memory_mb=48)
     assert sw.execute("print(1)", memory_mb=48).stdout == "1\n"  # the lean one starts
+
+
+def test_the_gateway_runs_a_request_on_the_runtime_it_names() -> None:
+    """HTTP: `runtime` on safe-exec (JSON and multipart) and on a session; an unknown name
+    is a 400 naming the field."""
+    from live_server import error_of, serve
+
+    script = "import pandas as pd\nprint(pd.read_csv('/input/d.csv').v.sum())"
+    for server in serve(sw.Sandbox(), workers=1, queue=4, rate_limit=10_000):
+        client = server.client
+        ran = client.post("/v1/tools/safe-exec", json={
+            "code": script, "runtime": DATA, "files": {"d.csv": "dgoxCjIK"}})  # v,1,2
+        assert ran.status_code == 200, ran.text
+        assert ran.json()["stdout"] == "3\n"
+        form = client.post("/v1/tools/safe-exec", data={"code": script, "runtime": DATA},
+                           files={"files": ("d.csv", b"v\n4\n5\n")})
+        assert form.json()["stdout"] == "9\n", form.text
+        lean = client.post("/v1/tools/safe-exec", json={"code": "import pandas"})
+        assert lean.json()["error"]["type"] == "ModuleNotFoundError"
+        unknown = client.post("/v1/tools/safe-exec", json={"code": "1", "runtime": "gpu"})
+        assert unknown.status_code == 400 and error_of(unknown)["field"] == "runtime"
+        opened = client.post("/v1/sessions", json={"runtime": DATA})
+        assert opened.status_code == 201, opened.text
+        session = opened.headers["Location"]
+        client.post(f"{session}/execute", json={"code": "import numpy as np\nx = np.arange(4)"})
+        called = client.post(f"{session}/execute", json={"code": "print(int(x.sum()))"})
+        assert called.json()["stdout"] == "6\n", called.text
