@@ -42,6 +42,7 @@ from ._artifacts import (
     file_sha256,
     guest_sha256,
     python_runtime_file,
+    python_variant,
     read_manifest,
     runtime_dir,
     write_atomically,
@@ -87,6 +88,7 @@ def build_image(
     runtime_directory: Path | str | None = None,
     timeout_s: float = DEFAULT_TIMEOUT_S,
     memory_mb: int = DEFAULT_MEMORY_MB,
+    runtime: str | None = None,
 ) -> ImageManifest:
     """Build an image of the installed runtime with the wheels' packages and write it to
     `output`, with its manifest next to it (`<output>.json`); return the manifest.
@@ -102,6 +104,8 @@ def build_image(
         timeout_s: how long the packages' import-time code may run.
         memory_mb: the guest memory the pre-initialisation may use (32 to 1,024 MiB; the
             packages' import-time code fails with MemoryError past it).
+        runtime: the base runtime ("python", the default, or "python-data": the image keeps
+            numpy and pandas, imported, beside the wheels' packages).
 
     Raises WheelError for a refused wheel, InvalidRequestError for an unknown preload,
     RuntimeNotFoundError / RuntimeIntegrityError when the base runtime or its parts are
@@ -114,9 +118,11 @@ def build_image(
     """
     if not 32 <= memory_mb <= 1_024:
         raise InvalidRequestError("memory_mb must be 32 to 1,024 (MiB)", field="memory_mb")
+    base = _Base(Path(runtime_directory) if runtime_directory else runtime_dir(),
+                 python_variant(runtime))
     read: list[Wheel] = []
     held = 0
-    for path in wheels:
+    for path in [*base.wheels, *wheels]:
         wheel = read_wheel(path)
         held += sum(len(content) for content in wheel.files.values())
         if held > MAX_PACKAGE_BYTES:
@@ -125,8 +131,8 @@ def build_image(
         read.append(wheel)
     files, modules = _combined_files(read)
     packages = tuple(sorted({name for wheel in read for name in wheel.top_level}))
-    chosen = packages if preload is None else _check_preload(preload, modules)
-    base = _base_runtime(Path(runtime_directory) if runtime_directory else None)
+    own = tuple(sorted({name for wheel in read[len(base.wheels):] for name in wheel.top_level}))
+    chosen = (*base.preload, *(own if preload is None else _check_preload(preload, modules)))
     wizer, wizer_version = wizer_cli()
     compiled = _compile_in_base(base, files)
     output = Path(output).expanduser()
@@ -264,7 +270,7 @@ def _compile_in_base(base: _Base, files: dict[str, bytes]) -> dict[str, bytes]:
                     max_input_bytes=256 * MIB, max_written_bytes=256 * MIB)
     compiled: dict[str, bytes] = {}
     with Sandbox(policy=REPORT_ONLY_POLICY, limits=limits, runtime_directory=base.directory,
-                 python_runtime=OWN_PYTHON_VARIANT) as box:
+                 runtime=base.variant) as box:
         for batch in filter(None, batches):
             code = f"NAMES = {batch!r}\nSITE = {SITE!r}\n" + _COMPILE_SOURCE
             result = box.execute(code, files={path: files[path] for path in batch})
@@ -306,11 +312,12 @@ def _write_init_dir(init: Path, parts: dict[str, Path], files: dict[str, bytes],
 
 # -- the base runtime and the tools -----------------------------------------------------
 class _Base:
-    """The verified installed runtime and the parts it was built from."""
+    """The verified installed runtime and the parts it was built from (for the data runtime,
+    also the wheels its snapshot bakes in, and what it preloads of them)."""
 
-    def __init__(self, directory: Path) -> None:
-        runtime = python_runtime_file(directory, OWN_PYTHON_VARIANT)
-        own = directory / OWN_PYTHON_VARIANT
+    def __init__(self, directory: Path, variant: str = OWN_PYTHON_VARIANT) -> None:
+        runtime = python_runtime_file(directory, variant)
+        own = directory / variant
         build = read_manifest(own)
         where = own / IMAGE_BASE_DIR
         record = read_manifest(where)
@@ -323,7 +330,9 @@ class _Base:
                 f"{_SETUP_HINT}")
         hashes = record.get("files")
         self.parts: dict[str, Path] = {}
-        for name in BASE_PARTS:
+        names = [*BASE_PARTS, *sorted(name for name in (hashes or {})
+                                      if isinstance(name, str) and name.startswith("wheels/"))]
+        for name in names:
             path = where / name
             expected = hashes.get(name) if isinstance(hashes, dict) else None
             if not path.is_file():
@@ -334,14 +343,16 @@ class _Base:
                     f"an altered part; {_SETUP_HINT}")
             self.parts[name] = path
         self.directory = directory
+        self.variant = variant
+        #: The wheels the runtime's snapshot bakes in: every image of it has them too.
+        self.wheels = [path for name, path in self.parts.items() if name.startswith("wheels/")]
+        preload = record.get("preload", [])
+        self.preload: tuple[str, ...] = tuple(
+            name for name in preload if isinstance(name, str)) if isinstance(preload, list) else ()
         self.name = runtime.name
         self.sha256 = runtime.sha256
         self.python_version = runtime.version
         self.recipe_hash = str(build.get("recipe_hash", ""))
-
-
-def _base_runtime(directory: Path | None) -> _Base:
-    return _Base(directory or runtime_dir())
 
 
 def wizer_cli() -> tuple[Path, str]:

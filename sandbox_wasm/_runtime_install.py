@@ -333,7 +333,7 @@ def _check(name: str, required: bool, probe: Callable[[], tuple[Path, str]],
 def _image_base(directory: Path, variant: str) -> tuple[Path, str]:
     from ._image_build import IMAGE_BASE_DIR, _Base
 
-    _Base(directory)  # checks every part against the image-base manifest
+    _Base(directory, variant)  # checks every part against the image-base manifest
     where = directory / variant / IMAGE_BASE_DIR
     return where / "manifest.json", _sha256(where / "manifest.json")
 

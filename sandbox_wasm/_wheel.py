@@ -225,11 +225,17 @@ def _check_wheel_metadata(filename: str, members: dict[str, bytes], dist_info: s
     if purelib != "true":
         raise _refuse(filename, f"Root-Is-Purelib is {purelib or '(missing)'}, not true (a "
                       "platform wheel)")
-    for tag in headers.get_all("Tag") or ():
-        pieces = tag.strip().split("-")
+    tags = [tag.strip() for tag in headers.get_all("Tag") or ()]
+    for tag in tags:
+        pieces = tag.split("-")
         if len(pieces) != 3:
-            raise _refuse(filename, f"its WHEEL lists the malformed tag {tag.strip()!r}")
-        _check_tags(filename, *pieces)
+            raise _refuse(filename, f"its WHEEL lists the malformed tag {tag!r}")
+        if pieces[1] != "none" or pieces[2] != "any":
+            _check_tags(filename, *pieces)  # refuses: a platform tag is never accepted
+    # A universal wheel lists a tag per Python (py2-none-any and py3-none-any): one that
+    # fits the guest is enough, as pip decides.
+    if tags and not any(_python_tag_ok(tag.split("-")[0]) for tag in tags):
+        _check_tags(filename, *tags[0].split("-"))
 
 
 def _check_record(filename: str, members: dict[str, bytes], dist_info: str) -> bool:

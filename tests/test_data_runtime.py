@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -235,3 +236,23 @@ def test_the_gateway_runs_a_request_on_the_runtime_it_names() -> None:
         client.post(f"{session}/execute", json={"code": "import numpy as np\nx = np.arange(4)"})
         called = client.post(f"{session}/execute", json={"code": "print(int(x.sum()))"})
         assert called.json()["stdout"] == "6\n", called.text
+
+
+def test_an_image_builds_on_the_data_runtime(tmp_path: Path) -> None:
+    """A pure-Python wheel baked into an image of the data runtime: numpy and pandas stay
+    imported beside it (the base's own wheels, dateutil and six universal py2.py3 wheels
+    among them, are baked in again)."""
+    from wheels import tabulate_wheel
+
+    from sandbox_wasm.image import build_image
+
+    manifest = build_image([tabulate_wheel()], tmp_path / "data-tab.wasm", runtime=DATA)
+    assert manifest.base_runtime.name == f"{DATA}-wasi-snapshot"
+    assert {"numpy", "pandas", "tabulate"} <= set(manifest.preloaded)
+    with sw.Sandbox(image=tmp_path / "data-tab.wasm") as box:
+        result = box.execute(
+            "import sys\nprint('pandas' in sys.modules, 'tabulate' in sys.modules)\n"
+            "import pandas as pd\nfrom tabulate import tabulate\n"
+            "print(tabulate(pd.DataFrame({'a': [1, 2]}), headers='keys', tablefmt='github'))")
+    assert result.status == "succeeded", result.stderr
+    assert result.stdout == "True True\n|    |   a |\n|----|-----|\n|  0 |   1 |\n|  1 |   2 |\n"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .._image import ImageManifest, manifest_path, verify_image
 from .._image_build import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, build_image, wheels_in
-from ._common import EXIT_OK, OneLineParser, UsageError
+from ._common import EXIT_OK, OneLineParser, UsageError, add_runtime_arg
 
 PROG = "wasm-exec image"
 
@@ -57,6 +57,7 @@ def _build(argv: Sequence[str]) -> int:
                         help="guest memory the packages' import may use (default "
                         f"{DEFAULT_MEMORY_MB} MiB, at most 1024)")
     parser.add_argument("--json", action="store_true", help="print the manifest as JSON")
+    add_runtime_arg(parser)
     args = parser.parse_args(list(argv))
     if args.no_preload and args.preload:
         raise UsageError("give either --preload or --no-preload, not both")
@@ -67,7 +68,7 @@ def _build(argv: Sequence[str]) -> int:
         raise UsageError("no wheels given (--wheel WHL or --wheelhouse DIR)")
     preload = () if args.no_preload else args.preload
     manifest = build_image(wheels, args.output, preload=preload, timeout_s=args.timeout,
-                           memory_mb=args.memory_mb)
+                           memory_mb=args.memory_mb, runtime=args.runtime)
     print(manifest.model_dump_json(indent=2) if args.json else _summary(args.output, manifest))
     return EXIT_OK
 

@@ -54,24 +54,37 @@ def install(snapshot_dir: Path, dest: Path) -> None:
 IMAGE_BASE_DIR = "image-base"
 
 
-def image_base_parts(ctx: build.Ctx) -> dict[str, Path]:
+def image_base_parts(ctx: build.Ctx, runtime: str = "python") -> dict[str, Path]:
+    """What an image of `runtime` is built from: its reactor, the stdlib blob and finder, and
+    for the data runtime the wheels its snapshot bakes in (`wheels/<file>`)."""
+    if runtime == "python":
+        return {
+            "python-sandbox.wasm": ctx.link_dir / "python-sandbox.wasm",
+            "stdlib.blob": ctx.stdlib_dir / "stdlib.blob",
+            "stdlib_finder.py": build.HERE / "stdlib_finder.py",
+        }
+    wheels = sorted((ctx.stage_dir("data-site") / "wheels").glob("*.whl"))
     return {
-        "python-sandbox.wasm": ctx.link_dir / "python-sandbox.wasm",
+        "python-sandbox.wasm": ctx.stage_dir("data-link") / "python-data-sandbox.wasm",
         "stdlib.blob": ctx.stdlib_dir / "stdlib.blob",
         "stdlib_finder.py": build.HERE / "stdlib_finder.py",
+        **{f"wheels/{wheel.name}": wheel for wheel in wheels},
     }
 
 
-def install_image_base(ctx: build.Ctx, dest: Path) -> None:
+def install_image_base(ctx: build.Ctx, dest: Path, runtime: str = "python") -> None:
     """Copy the snapshot's parts into `dest` / image-base, with a manifest of their SHA-256
     and the snapshot they made (written last); a no-op when it already holds them."""
-    snapshot = json.loads((ctx.snapshot_dir / "manifest.json").read_text())
-    parts = image_base_parts(ctx)
+    snapshot = json.loads(
+        (ctx.stage_dir(build.TARGETS[runtime]) / "manifest.json").read_text())
+    parts = image_base_parts(ctx, runtime)
     record = {
         "recipe_hash": ctx.recipe,
         "snapshot_sha256": snapshot["snapshot_sha256"],
         "python_version": snapshot["python_version"],
         "files": {name: build.sha256_file(path) for name, path in parts.items()},
+        # What the snapshot preloaded of its wheels (an image preloads them too).
+        "preload": snapshot.get("preloaded", []),
     }
     where = dest / IMAGE_BASE_DIR
     installed = where / "manifest.json"
@@ -84,7 +97,8 @@ def install_image_base(ctx: build.Ctx, dest: Path) -> None:
     where.mkdir(parents=True, exist_ok=True)
     installed.unlink(missing_ok=True)
     for name, path in parts.items():
-        tmp = where / f".{name}.tmp"
+        (where / name).parent.mkdir(parents=True, exist_ok=True)
+        tmp = (where / name).with_name(f".{Path(name).name}.tmp")
         shutil.copyfile(path, tmp)
         os.replace(tmp, where / name)
         if build.sha256_file(where / name) != record["files"][name]:
@@ -130,8 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         return status
     ctx = build.Ctx()
     install(ctx.stage_dir(build.TARGETS[args.runtime]), args.dest)
-    if args.runtime == "python":
-        install_image_base(ctx, args.dest)
+    install_image_base(ctx, args.dest, args.runtime)
     prune(ctx)
     return 0
 
