@@ -1237,6 +1237,10 @@ def _build_locked(ctx: Ctx, target: str, *, force: str | None) -> None:
     t_all = time.monotonic()
     steps = dict(ALWAYS)
     stages = order(ctx, target)
+    for name in stages:
+        # Every key now, from the recipe as it is at the start: a key reads its stage's
+        # source from the file, which may be edited while a long build runs.
+        ctx.key(name)
     if any(name in data_stack.STAGE_SPECS for name in stages):
         steps["fetch-data"] = data_stack.fetch_data_inputs
     for step, func in steps.items():
