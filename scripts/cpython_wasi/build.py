@@ -255,6 +255,12 @@ def _source(func: Callable) -> str:
     return inspect.getsource(func)
 
 
+def _file_label(name: str) -> str:
+    """A recipe file as its key names it: relative to the checkout (or the installed
+    package), so that every clone computes the same keys."""
+    return os.path.relpath(name, REPO) if os.path.isabs(name) else name
+
+
 def _file_sha(name: str) -> str:
     path = Path(name) if os.path.isabs(name) else HERE / name
     if not path.is_file():
@@ -284,7 +290,7 @@ class Ctx:
                 "stage": name,
                 "code": [_source(stage.func)] + [_source(h) for h in stage.helpers]
                 if stage.code_in_key else [],
-                "files": {f: _file_sha(f) for f in stage.files},
+                "files": {_file_label(f): _file_sha(f) for f in stage.files},
                 "inputs": {k: stage.pins[k]["sha256"] if isinstance(stage.pins[k], dict)
                            else stage.pins[k] for k in stage.inputs},
                 "settings": stage.settings(),
