@@ -95,10 +95,21 @@ def test_the_toolchain_stage_needs_no_root(user_dir: Path) -> None:
         shutil.copyfile(path, downloads / path.name)
     for path in (user_cache, downloads, *downloads.iterdir()):
         path.chmod(0o777 if path.is_dir() else 0o644)
+    # The recipe as the user can read it (a clone in root's 0700 temp directory is not):
+    # scripts/cpython_wasi/ and the guest files its keys name, in the same layout.
+    repo = user_dir / "repo"
+    shutil.copytree(RECIPE, repo / "scripts" / "cpython_wasi")
+    (repo / "sandbox_wasm").mkdir()
+    for name in ("_guest.py", "_package_finder.py"):
+        shutil.copyfile(RECIPE.parent.parent / "sandbox_wasm" / name, repo / "sandbox_wasm" / name)
+    for path in (repo, *repo.rglob("*")):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    python = shutil.which("python3", path="/usr/bin:/bin") or sys.executable
     env = {"PATH": "/usr/bin:/bin", "HOME": str(user_dir), "LANG": "C.UTF-8",
            "SANDBOX_WASM_BUILD_CACHE": str(user_cache)}
     done = subprocess.run(
-        _as_unprivileged([sys.executable, str(RECIPE / "build.py"), "--stage", "sdk"]),
+        _as_unprivileged([python, str(repo / "scripts" / "cpython_wasi" / "build.py"),
+                          "--stage", "sdk"]),
         env=env, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "toolchain: Debian clang version 19.1.7" in done.stdout
