@@ -1099,16 +1099,25 @@ WORKING_DIRECTORY = "/output"
 
 
 def _start_run(_chdir=os.chdir, _modules=sys.modules):
-    """What a run (or a session's first call) starts with: the working directory, and
-    numpy's global generator seeded from the host's entropy. The data runtime imports numpy
-    in its snapshot, where that generator (np.random.rand & co., pandas' sample()) was
-    seeded once: unseeded, every run would draw the same numbers. (Generators made by
-    np.random.default_rng() draw fresh entropy themselves.)"""
+    """What a run (or a session's first call) starts with: the working directory, numpy's
+    global generator seeded from the host's entropy, and dateutil's idea of this year. The
+    data runtime imports numpy and pandas in its snapshot, under the snapshot's fixed clock
+    (1970): unseeded, every run would draw the same numbers from np.random.rand & co. and
+    pandas' sample() (generators made by np.random.default_rng() draw fresh entropy
+    themselves), and dateutil's default parser, which pandas uses, would read two-digit years
+    as around 1970 ('20/12/21' as 1921)."""
     with contextlib.suppress(OSError):  # a runtime without the in-memory tree keeps "/"
         _chdir(WORKING_DIRECTORY)
     mtrand = _modules.get("numpy.random.mtrand")
     if mtrand is not None:
         mtrand._rand.seed()
+    dateutil_parser = _modules.get("dateutil.parser._parser")
+    if dateutil_parser is not None:
+        from time import localtime
+
+        info = dateutil_parser.DEFAULTPARSER.info
+        info._year = localtime().tm_year
+        info._century = info._year // 100 * 100
 
 
 def _pbkdf2_hmac(hash_name, password, salt, iterations, dklen=None):
