@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from pydantic import ValidationError
 
 from ._errors import InvalidRequestError, SourceTooLargeError
+from ._fs.tree import MAX_PATH_BYTES
 from ._models import MIB, TIMEOUT_PROFILES, Language, Limits, TimeoutProfile
-from ._vfs import MAX_PATH_BYTES
 
 LANGUAGES: tuple[Language, ...] = ("python", "javascript")
 

@@ -26,7 +26,7 @@ import wasmtime
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from sandbox_wasm._artifacts import GUEST_FILE as BOOT  # noqa: E402
+from sandbox_wasm._runtimes.artifacts import GUEST_FILE as BOOT  # noqa: E402
 
 PAGE = 65536
 PLAIN_STACK_TOP = 524288  # pinned python.wasm: the stock stack is [0, 512 KiB)

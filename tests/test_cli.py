@@ -125,7 +125,7 @@ def test_missing_runtime_exit_70(tmp_path: Path) -> None:
 
 
 def test_tampered_runtime_exit_70_without_a_warning(tmp_path: Path) -> None:
-    from sandbox_wasm._artifacts import runtime_dir
+    from sandbox_wasm._runtimes.artifacts import runtime_dir
 
     shutil.copytree(runtime_dir() / "cpython313", tmp_path / "cpython313")
     snapshot = tmp_path / "cpython313" / "python-snapshot.wasm"

@@ -13,8 +13,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, NoReturn
 
-from .._artifacts import RUNTIME_NAMES
+from .._audit.policy import DEFAULT_POLICY, PRESETS, REPORT_ONLY_POLICY, AuditPolicy
 from .._errors import InvalidRequestError, SandboxError
+from .._fs.tree import MAX_DEPTH, MAX_PATH_BYTES
 from .._models import (
     INVALID_REQUEST_EXIT_CODE,
     STATUS_EXIT_CODES,
@@ -22,9 +23,8 @@ from .._models import (
     ExecutionResult,
     Limits,
 )
-from .._policy import DEFAULT_POLICY, PRESETS, REPORT_ONLY_POLICY, AuditPolicy
 from .._request import coerce_files, resolve_limits
-from .._vfs import MAX_DEPTH, MAX_PATH_BYTES
+from .._runtimes.artifacts import RUNTIME_NAMES
 
 EXIT_OK = 0
 EXIT_FAILED = 1

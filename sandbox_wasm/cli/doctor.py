@@ -18,10 +18,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .._artifacts import MANIFEST_NAME, PYTHON_VARIANTS, read_manifest
+from .._audit.policy import REPORT_ONLY_POLICY
 from .._errors import SandboxError
 from .._models import ExecutionResult, Limits
-from .._policy import REPORT_ONLY_POLICY
+from .._runtimes.artifacts import MANIFEST_NAME, PYTHON_VARIANTS, read_manifest
 from .._sandbox import Sandbox
 from ._common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, OneLineParser, UsageError
 

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
-from ..server._auth import KEYS_ENV_VAR, ApiKey, Authenticator, is_loopback, parse_entries
-from ..server._sessions import SessionCaps
+from ..server.ops.auth import KEYS_ENV_VAR, ApiKey, Authenticator, is_loopback, parse_entries
+from ..server.state.sessions import SessionCaps
 from ._common import EXIT_OK, OneLineParser, UsageError, add_runtime_arg, report_failure
 from ._tool_flags import add_tool_args
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
     from starlette.types import ASGIApp
 
-    from ..server._gateway_tools import GatewayTools
+    from ..server.bridge.tools import GatewayTools
 
 #: Session flags and the `SessionCaps` field each sets.
 _SESSION_FLAGS = {
@@ -114,7 +114,7 @@ def main(argv: Sequence[str]) -> int:
     from .._errors import SandboxError
     from .._sandbox import Sandbox
     from ..server import create_mcp_server
-    from ..server._gateway_tools import ToolConfigError
+    from ..server.bridge.tools import ToolConfigError
 
     try:
         tools.start()
@@ -150,7 +150,7 @@ def _serve_http(server: MCPServer, host: str, port: int, auth: Authenticator | N
     """The streamable-HTTP transport under uvicorn, behind the API keys when there are."""
     import uvicorn
 
-    from ..server._auth import BearerAuthMiddleware
+    from ..server.ops.auth import BearerAuthMiddleware
 
     app: ASGIApp = server.streamable_http_app(host=host)
     if auth is not None:
@@ -168,8 +168,8 @@ def _serve_http(server: MCPServer, host: str, port: int, auth: Authenticator | N
 
 def _tools(args: argparse.Namespace) -> GatewayTools:
     """The host tools of --tools, --bridge and --bridge-url (the servers not yet started)."""
-    from ..server._gateway_tools import GatewayTools, ToolConfigError
-    from ..server._mcp_bridge import McpServerSpec
+    from ..server.bridge.mcp import McpServerSpec
+    from ..server.bridge.tools import GatewayTools, ToolConfigError
 
     try:
         bridges = [McpServerSpec.command(spec) for spec in args.bridge or ()]

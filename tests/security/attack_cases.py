@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import sandbox_wasm as sw
-from sandbox_wasm._guest import MAX_FACTS
+from sandbox_wasm._guest.bootstrap import MAX_FACTS
 
 AuditOutcome = Literal["blocks", "misses", "allows"]
 

@@ -11,7 +11,7 @@ import pytest
 import wasmtime
 
 import sandbox_wasm as sw
-from sandbox_wasm import _artifacts
+from sandbox_wasm._runtimes import artifacts as _artifacts
 
 PROBE = """\
 import errno, json, os, sys
