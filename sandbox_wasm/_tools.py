@@ -83,7 +83,7 @@ def tool_from_callable(function: Callable[..., Any], name: str | None = None) ->
         raise InvalidRequestError(f"a tool must be callable, not {type(function).__name__}",
                                   field="tools")
     tool_name = name or getattr(function, "__name__", "")
-    _check_name(tool_name, "tool name")
+    check_name(tool_name, "tool name")
     try:
         signature = inspect.signature(function)
     except (TypeError, ValueError) as error:
@@ -109,7 +109,7 @@ def tool_from_callable(function: Callable[..., Any], name: str | None = None) ->
     return tool
 
 
-def _check_name(name: str, what: str) -> None:
+def check_name(name: str, what: str) -> None:
     if not _NAME.match(name) or keyword.iskeyword(name) or name in ("ToolError",):
         raise InvalidRequestError(
             f"{what} {name!r} must be an identifier of at most 64 characters, not starting "
@@ -117,7 +117,7 @@ def _check_name(name: str, what: str) -> None:
 
 
 def _param(tool_name: str, parameter: inspect.Parameter) -> Param:
-    _check_name(parameter.name, f"parameter of tool {tool_name!r}")
+    check_name(parameter.name, f"parameter of tool {tool_name!r}")
     default_json = None
     has_default = parameter.default is not inspect.Parameter.empty
     if has_default:

@@ -118,7 +118,7 @@ def build_image(
     """
     if not 32 <= memory_mb <= 1_024:
         raise InvalidRequestError("memory_mb must be 32 to 1,024 (MiB)", field="memory_mb")
-    base = _Base(Path(runtime_directory) if runtime_directory else runtime_dir(),
+    base = InstalledBase(Path(runtime_directory) if runtime_directory else runtime_dir(),
                  python_variant(runtime))
     read: list[Wheel] = []
     held = 0
@@ -253,7 +253,7 @@ for index, name in enumerate(NAMES):
 """
 
 
-def _compile_in_base(base: _Base, files: dict[str, bytes]) -> dict[str, bytes]:
+def _compile_in_base(base: InstalledBase, files: dict[str, bytes]) -> dict[str, bytes]:
     """The modules' code (path -> marshalled code object), compiled by the base runtime in
     sandboxed runs: the same interpreter as the image's, so the code loads there."""
     sources = sorted(path for path in files if _module_name(path) is not None)
@@ -311,7 +311,7 @@ def _write_init_dir(init: Path, parts: dict[str, Path], files: dict[str, bytes],
 
 
 # -- the base runtime and the tools -----------------------------------------------------
-class _Base:
+class InstalledBase:
     """The verified installed runtime and the parts it was built from (for the data runtime,
     also the wheels its snapshot bakes in, and what it preloads of them)."""
 

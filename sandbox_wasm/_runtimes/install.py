@@ -331,9 +331,9 @@ def _check(name: str, required: bool, probe: Callable[[], tuple[Path, str]],
 
 
 def _image_base(directory: Path, variant: str) -> tuple[Path, str]:
-    from .._images.build import IMAGE_BASE_DIR, _Base
+    from .._images.build import IMAGE_BASE_DIR, InstalledBase
 
-    _Base(directory, variant)  # checks every part against the image-base manifest
+    InstalledBase(directory, variant)  # checks every part against the image-base manifest
     where = directory / variant / IMAGE_BASE_DIR
     return where / "manifest.json", _sha256(where / "manifest.json")
 

@@ -81,6 +81,22 @@ class SessionImage:
     state: SessionState
 
 
+
+def unverified_header(data: bytes) -> dict[str, object] | None:
+    """A snapshot's JSON header as it stands, before anything is verified: only to size what
+    restoring it will take (restore checks the whole snapshot, this header included, before
+    anything runs). None when there is no readable header."""
+    fixed = len(MAGIC) + _PREFIX.size
+    if not data.startswith(MAGIC) or len(data) < fixed:
+        return None
+    _, _, header_length = _PREFIX.unpack_from(data, len(MAGIC))
+    try:
+        header = json.loads(data[fixed : fixed + header_length])
+    except (ValueError, RecursionError):
+        return None
+    return header if isinstance(header, dict) else None
+
+
 def encode(image: SessionImage, *, key: bytes | None = None) -> bytes:
     """`image` as snapshot bytes, signed with `key` (HMAC-SHA256) when one is given."""
     memory, fs = image.state.memory, image.state.fs

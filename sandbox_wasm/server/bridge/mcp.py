@@ -47,7 +47,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..._errors import InvalidRequestError
-from ..._tools import Param, Tool, _check_name
+from ..._tools import Param, Tool, check_name
 from .tools import ToolConfigError
 
 logger = logging.getLogger("sandbox_wasm.server.mcp_bridge")
@@ -475,7 +475,7 @@ def _mapped(name: str, prefix: str) -> str | None:
 
 def _usable(name: str) -> bool:
     try:
-        _check_name(name, "name")
+        check_name(name, "name")
     except InvalidRequestError:
         return False
     return True

@@ -18,7 +18,6 @@ what sessions can hold under `SessionCaps.memory_mb` whatever their code does.
 
 from __future__ import annotations
 
-import json
 import math
 import threading
 import time
@@ -34,8 +33,7 @@ from ..._models import MIB, ExecutionResult, Limits
 from ..._request import resolve_limits
 from ..._sandbox import Sandbox
 from ..._session.session import OnTrap, Session, SessionClosedError
-from ..._session.snapshot import _PREFIX as _SNAPSHOT_PREFIX
-from ..._session.snapshot import MAGIC as _SNAPSHOT_MAGIC
+from ..._session.snapshot import unverified_header
 from ..._tools import ToolsLike
 
 T = TypeVar("T")
@@ -160,14 +158,12 @@ def snapshot_limits(data: bytes) -> Limits | None:
     """The limits a snapshot's header names, read before the snapshot is verified and only
     to size its reservation (restore checks the whole snapshot, this header included,
     before anything runs). None when the header cannot be read: restore then says why."""
-    fixed = len(_SNAPSHOT_MAGIC) + _SNAPSHOT_PREFIX.size
-    if not data.startswith(_SNAPSHOT_MAGIC) or len(data) < fixed:
+    header = unverified_header(data)
+    if header is None or "limits" not in header:
         return None
-    _, _, header_length = _SNAPSHOT_PREFIX.unpack_from(data, len(_SNAPSHOT_MAGIC))
     try:
-        header = json.loads(data[fixed : fixed + header_length])
         return Limits.model_validate(header["limits"])
-    except (ValueError, KeyError, TypeError, ValidationError, RecursionError):
+    except (ValidationError, RecursionError):
         return None
 
 
