@@ -6,7 +6,7 @@
 
 The kind is detected from the exports: a module exporting `sandbox_resume` is a
 pre-initialised snapshot (called with no argv); otherwise `_start` is run with
-argv `python -I -S -u -c <sandbox_wasm/_guest.py>`. Both read the request from stdin.
+argv `python -I -S -u -c <sandbox_wasm/_guest/bootstrap.py>`. Both read the request from stdin.
 `proc_exit` is shadowed (as the library does): the exit code is recorded and the guest then
 traps with UNREACHABLE. Columns: outcome (exit code or trap code), fuel consumed, wall time
 of instantiate + run, C stack high-water mark (bytes, from the lowest non-zero byte of the

@@ -1,7 +1,6 @@
-# The guest's side of sandbox-wasm. It runs INSIDE the sandbox (our CPython 3.13 for WASI,
-# or the vmware-labs 3.12 fallback) in a pre-initialised snapshot that ran everything but the
-# final `serve()` once at build time (the fallback's plain start-up runs it as
-# `python -I -S -u -c <this file>`). `serve()` serves one request read from stdin:
+# The guest's side of sandbox-wasm. It runs INSIDE the sandbox (our CPython 3.13 for WASI)
+# in a pre-initialised snapshot that ran everything but the final `serve()` once at build
+# time. `serve()` serves one request read from stdin:
 #   b"audit\n" + source
 #       parse with the guest's own grammar; write the facts (the audit answer) to
 #       stdout, framed; run nothing.
@@ -656,10 +655,8 @@ _USER_BUILTINS = {"module": None}
 
 
 def _install_guard(_sys=sys, _state={}):  # noqa: B006 - once per interpreter
-    """Install the run-time guard (once per interpreter; it acts only while armed). Our
-    CPython 3.13 only: the 3.12 fallback's standard library lives elsewhere, and it is
-    being retired."""
-    if _state or _sys.version_info < (3, 13):
+    """Install the run-time guard (once per interpreter; it acts only while armed)."""
+    if _state:
         return
     import importlib
     import operator
@@ -1309,7 +1306,7 @@ print(main(list(range(10))), "__class__", sorted(range(3), key=lambda v: -v))
 #: build recipe; absent for the lean runtime.
 PACKAGES_CONFIG = "/init/image.json"
 PACKAGE_FINDER_SOURCE = "/init/package_finder.py"
-#: The policy lines of the built-in policies with the packages allowed (_policy.py
+#: The policy lines of the built-in policies with the packages allowed (_audit/policy.py
 #: `image_policy_line`).
 IMAGE_POLICY_SUFFIX = b"+image"
 
@@ -1330,7 +1327,7 @@ def _read_init_file(path):
 
 def _install_init_packages(_sys=sys):
     """At snapshot init, when /init holds packages: put the package finder
-    (_package_finder.py) on sys.meta_path, import the packages to preload, and allow the
+    (package_finder.py) on sys.meta_path, import the packages to preload, and allow the
     packages in the built-in policies' tables (kept ready under their `+image` lines)."""
     global _tables_for
     config_bytes = _read_init_file(PACKAGES_CONFIG)
@@ -1368,10 +1365,9 @@ def _install_init_packages(_sys=sys):
 if __name__ == "__main__" and sys.argv[1:] == ["--snapshot-init"]:
     for _name in _PRELOAD:
         __import__(_name)
-    if sys.version_info >= (3, 13):  # our runtime; the 3.12 fallback stays as it was
-        _install_guard()
-        _explain_missing_capabilities()
-        sys.meta_path.insert(0, _AfterImportFinder)
+    _install_guard()
+    _explain_missing_capabilities()
+    sys.meta_path.insert(0, _AfterImportFinder)
     # A module the script writes is compiled from its source each time it is imported (and
     # so judged by the run-time guard), never cached as bytecode in the guest's tree.
     sys.dont_write_bytecode = True
@@ -1388,13 +1384,12 @@ if __name__ == "__main__" and sys.argv[1:] == ["--snapshot-init"]:
     # run walks the whole start-up heap.
     gc.collect()
     gc.freeze()
-    if sys.version_info >= (3, 13):
-        # Free heap in the snapshot (wasi-libc's malloc never gives memory back): a run
-        # that allocates less than this does not grow linear memory, so our runtime's host
-        # can put its instance back to the image and reuse it (grown memory cannot
-        # shrink). Never-written pages cost nothing; the runtime then starts at ~27 MiB,
-        # under the smallest memory cap a request may ask for (32 MiB).
-        _headroom = bytearray(HEAP_HEADROOM_BYTES)
-        del _headroom
+    # Free heap in the snapshot (wasi-libc's malloc never gives memory back): a run that
+    # allocates less than this does not grow linear memory, so the host can put its
+    # instance back to the image and reuse it (grown memory cannot shrink). Never-written
+    # pages cost nothing; the runtime then starts at ~27 MiB, under the smallest memory cap
+    # a request may ask for (32 MiB).
+    _headroom = bytearray(HEAP_HEADROOM_BYTES)
+    del _headroom
 elif __name__ == "__main__":
-    serve()  # the vmware-labs 3.12 fallback (being retired): the static audit only
+    serve()  # a plain start without a snapshot (scripts/runtime_probe.py's `_start` mode)

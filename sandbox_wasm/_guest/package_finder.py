@@ -1,7 +1,7 @@
 # The packages of an image (a derived runtime, see sandbox_wasm/_image.py).
 #
 # Runs INSIDE the guest, once, while the image (or the data runtime) is pre-initialised: the
-# bootstrap (_guest.py `_install_init_packages`) execs this file as the module
+# bootstrap (bootstrap.py `_install_init_packages`) execs this file as the module
 # `_sandbox_packages` and calls install(). The wheels' files were checked and unpacked
 # on the host into /init/packages, and their modules compiled by the same interpreter into
 # /init/compiled (marshalled code); /init is the init run's only preopen, gone from the

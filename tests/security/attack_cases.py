@@ -111,7 +111,7 @@ NOT_FOUND = fails("FileNotFoundError")
 # with more than one entry (the host bounds such calls all the same: `_wasi_fs`, IOV_MAX).
 NO_WRITEV = fails("AttributeError", message_has=("writev",))
 NO_READV = fails("AttributeError", message_has=("readv",))
-# On our runtime the guest's filesystem is the in-memory tree (sandbox_wasm/_vfs.py): a
+# On our runtime the guest's filesystem is the in-memory tree (sandbox_wasm/_fs/tree.py): a
 # listing of its root shows the tree's own three directories and nothing of the host, and a
 # write under /tmp lands in the tree (test_attacks checks the host's /tmp is untouched).
 TREE_ROOT = "['input', 'output', 'tmp']\n"
