@@ -53,14 +53,18 @@ def open_input(name: str) -> IO[bytes]:
     if name == "-":
         return sys.stdin.buffer
     path = Path(name)
-    if not path.exists():
-        raise UsageError(f"{name}: no such file")
-    if path.is_dir():
-        raise UsageError(f"{name}: is a directory")
+    shown = name if len(name) <= 80 and "\n" not in name else repr(name[:60]) + "..."
     try:
+        if path.is_dir():
+            raise UsageError(f"{shown}: is a directory")
         return path.open("rb")
-    except OSError as exc:
-        raise UsageError(f"{name}: cannot read ({exc.strerror})") from None
+    except FileNotFoundError:
+        hint = " (to run code given on the command line, use -c CODE)" if (
+            "\n" in name or " " in name or "(" in name) else ""
+        raise UsageError(f"{shown}: no such file{hint}") from None
+    except OSError as exc:  # e.g. a name too long for a path: code given as a script
+        hint = " (to run code given on the command line, use -c CODE)"
+        raise UsageError(f"{shown}: cannot read ({exc.strerror}){hint}") from None
 
 
 def add_runtime_arg(parser: argparse.ArgumentParser) -> None:
