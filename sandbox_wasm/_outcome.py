@@ -13,6 +13,7 @@ import functools
 import json
 import uuid
 from collections.abc import Collection
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -52,7 +53,7 @@ def runtime_info(runtime: RuntimeFile) -> RuntimeInfo:
 
 
 @functools.lru_cache(maxsize=64)
-def _runtime_fields(runtime: RuntimeFile) -> dict[str, object]:
+def _runtime_fields(runtime: RuntimeFile) -> dict[str, Any]:
     # Validated once per runtime file: it is on every execution's path.
     return RuntimeInfo(name=runtime.name, version=runtime.version, sha256=runtime.sha256,
                        wasmtime=wasmtime_version()).model_dump()

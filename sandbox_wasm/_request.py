@@ -65,7 +65,9 @@ MAX_INPUT_DEPTH = 16
 MAX_NAME_BYTES = 255
 
 
-def coerce_files(files: Mapping[str, bytes | str] | None, max_bytes: int) -> dict[str, bytes]:
+def coerce_files(
+    files: Mapping[str, bytes | bytearray | memoryview | str] | None, max_bytes: int,
+) -> dict[str, bytes]:
     """Validate input files: relative names of plain components (no `.`, `..`, empty parts,
     NUL or backslash), bytes or UTF-8 text, at most MAX_INPUT_FILES and `max_bytes` in all.
     Each refusal names the file ("files.<name>")."""
@@ -145,7 +147,7 @@ def check_language(language: object) -> Language:
             f"unsupported language {language!r} (expected 'python' or 'javascript')",
             field="language",
         )
-    return language  # type: ignore[return-value]
+    return language
 
 
 def resolve_limits(

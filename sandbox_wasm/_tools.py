@@ -82,7 +82,8 @@ def tool_from_callable(function: Callable[..., Any], name: str | None = None) ->
     if not callable(function):
         raise InvalidRequestError(f"a tool must be callable, not {type(function).__name__}",
                                   field="tools")
-    tool_name = name or getattr(function, "__name__", "")
+    own_name: str = getattr(function, "__name__", "")
+    tool_name = name or own_name
     check_name(tool_name, "tool name")
     try:
         signature = inspect.signature(function)

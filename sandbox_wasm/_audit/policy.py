@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any, Literal
+from collections.abc import Mapping
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict
 
@@ -24,6 +25,11 @@ from .._guest.bootstrap import (
 )
 
 
+def _guest_names(tables: Mapping[str, object], key: str) -> frozenset[str]:
+    """One of the guest's name tables (a tuple of str literals in the bootstrap) as a set."""
+    return frozenset(cast("tuple[str, ...]", tables[key]))
+
+
 class AuditPolicy(BaseModel):
     """What the audit flags. `mode="enforce"` blocks flagged code; `"report"` only lists it."""
 
@@ -31,11 +37,11 @@ class AuditPolicy(BaseModel):
 
     name: str = "strict"
     mode: Literal["enforce", "report"] = "enforce"
-    blocked_modules: frozenset[str] = frozenset(STRICT_TABLES["blocked_modules"])
-    allowed_modules: frozenset[str] | None = frozenset(STRICT_TABLES["allowed_modules"])
-    blocked_calls: frozenset[str] = frozenset(STRICT_TABLES["blocked_calls"])
-    blocked_attributes: frozenset[str] = frozenset(STRICT_TABLES["blocked_attributes"])
-    blocked_names: frozenset[str] = frozenset(STRICT_TABLES["blocked_names"])
+    blocked_modules: frozenset[str] = _guest_names(STRICT_TABLES, "blocked_modules")
+    allowed_modules: frozenset[str] | None = _guest_names(STRICT_TABLES, "allowed_modules")
+    blocked_calls: frozenset[str] = _guest_names(STRICT_TABLES, "blocked_calls")
+    blocked_attributes: frozenset[str] = _guest_names(STRICT_TABLES, "blocked_attributes")
+    blocked_names: frozenset[str] = _guest_names(STRICT_TABLES, "blocked_names")
     flag_dunder_strings: bool = True
     #: Builtins (getattr, hasattr, setattr, delattr) allowed when the attribute name is a
     #: literal string without double underscores; dynamic or dunder names stay blocked.
@@ -62,11 +68,11 @@ STRICT_POLICY = AuditPolicy()
 #: of computed names are judged inside the guest at run time. The default.
 BALANCED_POLICY = AuditPolicy(
     name="balanced",
-    blocked_modules=frozenset(BALANCED_TABLES["blocked_modules"]),
+    blocked_modules=_guest_names(BALANCED_TABLES, "blocked_modules"),
     allowed_modules=None,
-    blocked_calls=frozenset(BALANCED_TABLES["blocked_calls"]),
-    blocked_attributes=frozenset(BALANCED_TABLES["blocked_attributes"]),
-    blocked_names=frozenset(BALANCED_TABLES["blocked_names"]),
+    blocked_calls=_guest_names(BALANCED_TABLES, "blocked_calls"),
+    blocked_attributes=_guest_names(BALANCED_TABLES, "blocked_attributes"),
+    blocked_names=_guest_names(BALANCED_TABLES, "blocked_names"),
     import_bound_calls=bool(BALANCED_TABLES["import_bound_calls"]),
 )
 #: The strict lists, reported but not enforced: the sandbox alone contains the code.
@@ -121,7 +127,8 @@ def policy_tables(policy: AuditPolicy) -> dict[str, object]:
 def judge_tables(policy: AuditPolicy) -> dict[str, Any]:
     """The policy's tables as the sets `judge_fact` looks names up in (policies are frozen,
     so this is built once per policy)."""
-    return tables_from_json(policy_tables(policy))
+    tables: dict[str, Any] = tables_from_json(policy_tables(policy))
+    return tables
 
 
 @functools.lru_cache(maxsize=32)

@@ -109,6 +109,12 @@ class Node:
         return self.entries is not None
 
     @property
+    def children(self) -> dict[str, Node]:
+        """A directory's entries (asked only of a node known to be a directory)."""
+        assert self.entries is not None, "not a directory"
+        return self.entries
+
+    @property
     def filetype(self) -> int:
         return FILETYPE_DIRECTORY if self.is_dir else FILETYPE_REGULAR_FILE
 
@@ -137,7 +143,7 @@ class MemoryFS:
         self.root = Node(writable=False, entries={})
         self.root.parent = self.root
         for name in ROOT_NAMES:
-            self.root.entries[name] = Node(  # type: ignore[index]
+            self.root.children[name] = Node(
                 writable=name != "input", entries={}, parent=self.root, name=name)
         self.handles: dict[int, Handle] = {ROOT_FD: Handle(self.root, True, False)}
         self.created_bytes = 0
@@ -156,17 +162,17 @@ class MemoryFS:
         directory = self._dir("input")
         parts = name.split("/")
         for part in parts[:-1]:
-            child = directory.entries.get(part)  # type: ignore[union-attr]
+            child = directory.children.get(part)
             if child is None:
                 child = Node(writable=False, entries={}, parent=directory, name=part)
-                directory.entries[part] = child  # type: ignore[index]
+                directory.children[part] = child
             elif not child.is_dir:
                 raise ValueError(f"input {name!r} would be under the file {part!r}")
             directory = child
-        existing = directory.entries.get(parts[-1])  # type: ignore[union-attr]
+        existing = directory.children.get(parts[-1])
         if existing is not None and existing.is_dir:
             raise ValueError(f"input {name!r} is a directory of other inputs")
-        directory.entries[parts[-1]] = Node(  # type: ignore[index]
+        directory.children[parts[-1]] = Node(
             writable=False, data=bytearray(data), parent=directory, name=parts[-1])
 
     def input_sizes(self) -> dict[str, int]:
@@ -187,7 +193,7 @@ class MemoryFS:
         return {node.ino: node.version for _, node in self._walk(self._dir("output"), "")}
 
     def _dir(self, name: str) -> Node:
-        node = self.root.entries[name]  # type: ignore[index]
+        node = self.root.children[name]
         assert node.entries is not None
         return node
 
@@ -332,7 +338,7 @@ class MemoryFS:
             raise FsError(ENOSPC)
         node = Node(writable=True, parent=parent, name=name,
                     entries={} if directory else None, data=None if directory else bytearray())
-        parent.entries[name] = node  # type: ignore[index]
+        parent.children[name] = node
         parent.mtime_ns = time.time_ns()
         self.created_nodes += 1
         return node
@@ -489,7 +495,7 @@ class MemoryFS:
         self._detach(parent, name, node)
 
     def _detach(self, parent: Node, name: str, node: Node) -> None:
-        del parent.entries[name]  # type: ignore[arg-type]
+        del parent.children[name]
         parent.mtime_ns = time.time_ns()
         node.parent = None
         if not any(handle.node is node for handle in self.handles.values()):
@@ -526,8 +532,8 @@ class MemoryFS:
             if target.is_dir and target.entries:
                 raise FsError(ENOTEMPTY)
             self._detach(new_parent, new_name, target)
-        del old_parent.entries[old_name]  # type: ignore[arg-type]
-        new_parent.entries[new_name] = node  # type: ignore[index]
+        del old_parent.children[old_name]
+        new_parent.children[new_name] = node
         node.parent = new_parent
         node.name = new_name
         node.version += 1
@@ -661,7 +667,7 @@ def thaw(state: FsState, caps: FileCaps) -> MemoryFS:
     fs = MemoryFS(caps=caps)
     by_path: dict[str, Node] = {"": fs.root}
     for name in ROOT_NAMES:
-        by_path["/" + name] = fs.root.entries[name]  # type: ignore[index]
+        by_path["/" + name] = fs.root.children[name]
     for path, is_dir, writable, data in state.nodes:
         if path.count("/") == 1:
             continue  # the root's own directories
@@ -669,16 +675,16 @@ def thaw(state: FsState, caps: FileCaps) -> MemoryFS:
         parent = by_path[parent_path]
         node = Node(writable=writable, parent=parent, name=name,
                     entries={} if is_dir else None, data=None if is_dir else bytearray(data))
-        parent.entries[name] = node  # type: ignore[index]
+        parent.children[name] = node
         by_path[path] = node
         if writable:
             fs.created_nodes += 1
             fs.created_bytes += node.size
     for fd, path, readable, writable, append, offset in state.handles:
-        node = by_path.get(path)
-        if node is None or fd < FIRST_FILE_FD or fd in fs.handles or offset < 0:
+        handle_node = by_path.get(path)
+        if handle_node is None or fd < FIRST_FILE_FD or fd in fs.handles or offset < 0:
             raise ValueError(f"descriptor {fd} of {path[:200]!r} does not fit the tree")
-        if writable and (node.is_dir or not node.writable):
+        if writable and (handle_node.is_dir or not handle_node.writable):
             raise ValueError(f"descriptor {fd} would write the read-only {path[:200]!r}")
-        fs.handles[fd] = Handle(node, readable, writable, append, offset)
+        fs.handles[fd] = Handle(handle_node, readable, writable, append, offset)
     return fs

@@ -46,13 +46,12 @@ _HOST_FUNCTIONS: list[tuple[HostFunction, tuple[bool, ...], bool, bool]] = []
 
 def _trap_pointer(message: str) -> int:
     trap = wasmtime.Trap(message)
-    return ctypes.cast(trap._consume(), ctypes.c_void_p).value or 0  # type: ignore[attr-defined]
+    return ctypes.cast(trap._consume(), ctypes.c_void_p).value or 0
 
 
 if _PRIVATE_API:
 
-    @ffi.wasmtime_func_unchecked_callback_t  # type: ignore[misc]
-    def _trampoline(env: int | None, caller_ptr: Any, values: Any, _count: int) -> int:
+    def _call_host(env: int | None, caller_ptr: Any, values: Any, _count: int) -> int:
         function, wide, access_caller, returns = _HOST_FUNCTIONS[env or 0]
         caller = wasmtime.Caller(caller_ptr)
         try:
@@ -64,11 +63,15 @@ if _PRIVATE_API:
         except BaseException as exc:  # never into wasmtime: the guest traps instead
             return _trap_pointer(f"host function failed: {type(exc).__name__}")
         finally:
-            caller._invalidate()  # type: ignore[attr-defined]
+            caller._invalidate()
 
-    @ctypes.CFUNCTYPE(None, ctypes.c_void_p)
-    def _keep(_env: int | None) -> None:
+    def _finalise(_env: int | None) -> None:
         """The finaliser: host functions are kept for the life of the process."""
+
+    # Wrapped by a call, not as decorators: mypy takes the ctypes function types for untyped
+    # decorators, which would leave the functions unchecked.
+    _trampoline = ffi.wasmtime_func_unchecked_callback_t(_call_host)
+    _keep = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(_finalise)
 
 
 def define_host_function(
@@ -103,7 +106,7 @@ def call_entry(entry: wasmtime.Func, store: wasmtime.Store) -> None:
     slot = (ffi.wasmtime_val_raw_t * 1)()
     trap = ctypes.POINTER(ffi.wasm_trap_t)()
     error = ffi.wasmtime_func_call_unchecked(
-        store._context(), ctypes.byref(entry._func), slot, 1, ctypes.byref(trap),  # type: ignore[attr-defined]
+        store._context(), ctypes.byref(entry._func), slot, 1, ctypes.byref(trap),
     )
     if error:
         maybe_raise_last_exn()

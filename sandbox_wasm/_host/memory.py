@@ -182,7 +182,7 @@ def _union(first: list[tuple[int, int]], second: list[tuple[int, int]], *,
 def thread_faults() -> int | None:
     """Page faults the calling thread has taken so far (None where the OS does not say)."""
     try:
-        usage = resource.getrusage(resource.RUSAGE_THREAD)  # type: ignore[union-attr]
+        usage = resource.getrusage(resource.RUSAGE_THREAD)
     except (AttributeError, OSError):  # no resource module, or no RUSAGE_THREAD (Linux's)
         return None
     return usage.ru_minflt + usage.ru_majflt

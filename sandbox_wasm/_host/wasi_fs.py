@@ -62,7 +62,7 @@ class FsCalls:
 
     # -- helpers ---------------------------------------------------------------------------
     def _fs(self) -> MemoryFS:
-        fs = self._state().fs
+        fs: MemoryFS | None = self._state().fs
         if fs is None:
             raise FsError(vfs.EBADF)
         return fs
@@ -222,7 +222,7 @@ class FsCalls:
         return self._call(body)
 
     def _channel(self) -> ToolChannel:
-        channel = self._state().tools
+        channel: ToolChannel | None = self._state().tools
         if channel is None:
             raise FsError(vfs.EBADF)
         return channel

@@ -6,8 +6,8 @@ The base snapshot (scripts/cpython_wasi) is Wizer's run of `sandbox_init` over t
 guest bootstrap. `scripts/cpython_wasi/install.py` installs those parts next to the runtime
 (`<runtime dir>/cpython313/image-base/`, with their SHA-256). An image is the same Wizer run
 over the same parts, with /init also holding the verified wheels' files, the package finder
-(`_package_finder.py`) and the list of what to do (`image.json`): the bootstrap's init
-(`_install_init_packages` in `_guest.py`) installs the finder and imports the packages to
+(`_guest/package_finder.py`) and the list of what to do (`image.json`): the bootstrap's init
+(`_install_init_packages` in `_guest/bootstrap.py`) installs the finder and imports the packages to
 preload, so their modules are in the snapshot and cost nothing per run. The data runtime's
 snapshot is built the same way by the recipe, with numpy and pandas preloaded. Nothing
 of the recipe changes: an image without wheels is byte-identical to the base snapshot.
@@ -328,13 +328,15 @@ class InstalledBase:
             raise RuntimeIntegrityError(
                 f"{where / MANIFEST_NAME} is of another build than the installed runtime: "
                 f"{_SETUP_HINT}")
-        hashes = record.get("files")
+        listed = record.get("files")
+        # A manifest whose files are not a mapping matches no part (an integrity error below).
+        hashes: dict[object, object] = listed if isinstance(listed, dict) else {}
         self.parts: dict[str, Path] = {}
-        names = [*BASE_PARTS, *sorted(name for name in (hashes or {})
+        names = [*BASE_PARTS, *sorted(name for name in hashes
                                       if isinstance(name, str) and name.startswith("wheels/"))]
         for name in names:
             path = where / name
-            expected = hashes.get(name) if isinstance(hashes, dict) else None
+            expected = hashes.get(name)
             if not path.is_file():
                 raise RuntimeNotFoundError(f"{path} is missing: {_SETUP_HINT}")
             if file_sha256(path) != expected:

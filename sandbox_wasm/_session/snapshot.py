@@ -173,7 +173,7 @@ class OpenedSnapshot:
         fs = FsState(
             tuple((path, is_dir, writable, part) for (path, is_dir, writable, _), part
                   in zip(nodes, parts[len(runs):], strict=True)),
-            tuple(tuple(handle) for handle in fields["fs_handles"]),  # type: ignore[misc]
+            tuple(tuple(handle) for handle in fields["fs_handles"]),
         )
         return SessionImage(
             runtime_sha256=fields["runtime_sha256"],

@@ -81,7 +81,7 @@ def _read_body(stream: Any) -> bytes | None:
 
 def _read_frame(stream: Any) -> dict[str, Any] | None:
     body = _read_body(stream)
-    return None if body is None else json.loads(body)  # type: ignore[no-any-return]
+    return None if body is None else json.loads(body)
 
 
 def worker_main() -> None:

@@ -138,8 +138,10 @@ class Doctor:
             _expect(result.stdout == f"{i}\n", _describe(result))
         walls.sort()
         p95 = walls[min(len(walls) - 1, int(len(walls) * 0.95))]
-        data = {"samples": len(walls), "median_ms": round(statistics.median(walls), 2),
-                "p95_ms": round(p95, 2), "guest_median_ms": round(statistics.median(guest), 2)}
+        data: dict[str, object] = {
+            "samples": len(walls), "median_ms": round(statistics.median(walls), 2),
+            "p95_ms": round(p95, 2), "guest_median_ms": round(statistics.median(guest), 2),
+        }
         return (f"print(): median {data['median_ms']} ms, p95 {data['p95_ms']} ms end to end "
                 f"({len(walls)} runs)"), data
 
