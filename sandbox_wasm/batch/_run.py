@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from typing import Any, Literal
 
 from .._audit.policy import DEFAULT_POLICY, AuditPolicy, PolicyLike, resolve_policy
@@ -94,7 +94,7 @@ def run_prepared(
     policy: AuditPolicy,
     max_pending: int | None,
     runtime: str | None = None,
-) -> Iterator[BatchResult]:
+) -> Generator[BatchResult, None, None]:
     """`execute_many` on already prepared items (the CLI makes its own per-line errors)."""
     pool: Pool
     setup = worker_setup(policy, runtime)

@@ -46,12 +46,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     add_runtime_arg(parser)
     fields = SessionCaps.model_fields
-    parser.add_argument("--max-sessions", type=int, help=fields["max_sessions"].description
+    parser.add_argument("--max-sessions", type=int,
+                        help=(fields["max_sessions"].description or "")
                         + f" (default {fields['max_sessions'].default})")
-    parser.add_argument("--session-memory-mb", type=int, help=fields["memory_mb"].description
+    parser.add_argument("--session-memory-mb", type=int,
+                        help=(fields["memory_mb"].description or "")
                         + f" (default {fields['memory_mb'].default})")
     parser.add_argument("--session-idle-seconds", type=float,
-                        help=fields["idle_seconds"].description
+                        help=(fields["idle_seconds"].description or "")
                         + f" (default {fields['idle_seconds'].default:g})")
     parser.add_argument(
         "--api-key-hashes", action="append", metavar="NAME:SHA256HEX[:SCOPES]",
@@ -72,9 +74,13 @@ def _parser() -> argparse.ArgumentParser:
 def _api_keys(args: argparse.Namespace) -> list[ApiKey]:
     """The keys of --api-key-hashes, or else of the environment; a non-loopback HTTP host
     without keys is a usage error unless --insecure-no-auth."""
-    entries = args.api_key_hashes or parse_entries(os.environ.get(KEYS_ENV_VAR, ""))
     try:
-        keys = [ApiKey.parse(entry) for entry in entries]  # type: ignore[union-attr]
+        entries = args.api_key_hashes or parse_entries(os.environ.get(KEYS_ENV_VAR, ""))
+        # The environment's JSON may hold anything: only strings are entries.
+        if not isinstance(entries, (list, tuple)) or not all(
+                isinstance(entry, str) for entry in entries):
+            raise ValueError("must be a JSON array of strings or a comma list")
+        keys = [ApiKey.parse(entry) for entry in entries]
     except ValueError as exc:
         raise UsageError(f"--api-key-hashes: {exc}") from None
     if (args.transport == "streamable-http" and not keys and not args.insecure_no_auth

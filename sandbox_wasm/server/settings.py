@@ -356,7 +356,7 @@ def load_settings(
     values = {k: v for k, v in (overrides or {}).items() if v is not None}
     path = None if config_file is None else Path(config_file)
     with _sources(environ, path):
-        return GatewaySettings(**values)  # type: ignore[arg-type]
+        return GatewaySettings(**values)  # type: ignore[arg-type]  # the model validates them
 
 
 def settings_from_env(

@@ -434,7 +434,7 @@ def mcp_tool(remote: Any, name: str, call_remote: RemoteCall) -> Tool:
         return args, kwargs
 
     call.__name__ = call.__qualname__ = name
-    call.__signature__ = signature  # type: ignore[attr-defined]
+    call.__signature__ = signature  # type: ignore[attr-defined]  # read by inspect.signature
     description = _description(remote, remote_names)
     call.__doc__ = description
     return Tool(name, call, description, tuple(params), True, validate)
@@ -491,14 +491,14 @@ def _json(value: Any) -> str | None:
 def _annotation(schema: Mapping[str, Any]) -> Any:
     """A Python annotation for a JSON schema (shown in signatures), or none."""
     kind = schema.get("type")
+    alternatives = schema.get("anyOf") or schema.get("oneOf")
     options: list[Any] = []
     if isinstance(kind, str):
         options = [_typed(kind, schema)]
     elif isinstance(kind, list):
         options = [_typed(k, schema) for k in kind if isinstance(k, str)]
-    elif isinstance(schema.get("anyOf") or schema.get("oneOf"), list):
-        options = [_annotation(s) for s in schema.get("anyOf") or schema.get("oneOf")
-                   if isinstance(s, dict)]
+    elif isinstance(alternatives, list):
+        options = [_annotation(s) for s in alternatives if isinstance(s, dict)]
     options = [o for o in options if o is not inspect.Parameter.empty]
     unique = list(dict.fromkeys(type(None) if o is None else o for o in options))
     if not unique:
@@ -518,7 +518,7 @@ def _typed(kind: str, schema: Mapping[str, Any]) -> Any:
         item = _annotation(schema["items"])
         if item is not inspect.Parameter.empty and item is not None:
             try:
-                return list[item]  # type: ignore[valid-type]
+                return list[item]  # type: ignore[valid-type]  # a type built at run time
             except TypeError:
                 return list
     return _JSON_TYPES[kind]
@@ -540,7 +540,7 @@ def _returns(remote: Any) -> Any:
     return _annotation(output)
 
 
-def _validator(schema: Mapping[str, Any]) -> Any:
+def _validator(schema: dict[str, Any]) -> Any:
     """A jsonschema validator of the arguments (None for a schema it cannot use: the server
     still validates)."""
     if not schema:
@@ -572,7 +572,8 @@ def _description(remote: Any, remote_names: Mapping[str, str]) -> str:
     properties = (remote.input_schema or {}).get("properties") or {}
     lines = []
     for pname, prop in remote_names.items():
-        schema = properties.get(prop) if isinstance(properties.get(prop), dict) else {}
+        found = properties.get(prop)
+        schema = found if isinstance(found, dict) else {}
         about = str(schema.get("description") or "").strip()
         renamed = f" (`{prop}` on the server)" if prop != pname else ""
         if about or renamed:

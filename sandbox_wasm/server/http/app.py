@@ -152,7 +152,7 @@ class ApiError(Exception):
 
     def __init__(
         self, status: int, code: str, message: str, *, field: str | None = None,
-        details: Sequence[ErrorDetail] = (), headers: dict[str, str] | None = None,
+        details: Sequence[ErrorDetail] = (), headers: Mapping[str, str] | None = None,
         reason: str | None = None,
     ) -> None:
         super().__init__(message)
@@ -530,7 +530,9 @@ class _Gateway:
         self.settings = settings
         self.sandbox = sandbox
         #: The sandbox of each Python runtime a request has named (the server's own first).
-        self._sandboxes: dict[str, Sandbox] = {sandbox.python_variant: sandbox}
+        self._sandboxes: dict[str, Sandbox] = {}
+        if sandbox.python_variant is not None:  # an image's sandbox has no variant
+            self._sandboxes[sandbox.python_variant] = sandbox
         self._sandboxes_lock = threading.Lock()
         self.jobs = jobs
         self.tools = tools
@@ -728,9 +730,9 @@ class _Gateway:
         if body is not None:
             future.add_done_callback(lambda _: body.release())
             body.keep()
-        task = asyncio.create_task(self._complete(job_id, asyncio.wrap_future(future)))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        completion = asyncio.create_task(self._complete(job_id, asyncio.wrap_future(future)))
+        self._tasks.add(completion)
+        completion.add_done_callback(self._tasks.discard)
         return JobAccepted(job_id=public_id, status="queued")
 
     async def job(self, job_id: str, owner: str | None) -> Job | None:
@@ -1179,7 +1181,7 @@ def _add_routes(app: FastAPI, gateway: _Gateway) -> None:
     @app.get("/healthz", response_model=Health, summary="Liveness and load")
     async def healthz() -> Health:
         pool = gateway.pool
-        redis = None
+        redis: Literal["ok", "unreachable"] | None = None
         if gateway.directory is not None:
             redis = "ok" if await gateway.directory.ping() else "unreachable"
         return Health(
@@ -1362,4 +1364,4 @@ def _document_400_not_422(app: FastAPI, settings: GatewaySettings) -> None:
             app.openapi_schema = schema
         return app.openapi_schema
 
-    app.openapi = openapi  # type: ignore[method-assign]
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented override

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import mimetypes
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal, TypeAlias
 from urllib.parse import quote
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -45,10 +45,16 @@ def _limit_field(name: str) -> object:
     return Annotated[int, *field.metadata, Field(description=field.description)] | None
 
 
-_TimeoutMs = _limit_field("timeout_ms")
-_MemoryMb = _limit_field("memory_mb")
-_StdoutBytes = _limit_field("max_stdout_bytes")
-_StderrBytes = _limit_field("max_stderr_bytes")
+if TYPE_CHECKING:  # what the built types are, for mypy (it cannot evaluate the builder)
+    _TimeoutMs: TypeAlias = int | None
+    _MemoryMb: TypeAlias = int | None
+    _StdoutBytes: TypeAlias = int | None
+    _StderrBytes: TypeAlias = int | None
+else:
+    _TimeoutMs = _limit_field("timeout_ms")
+    _MemoryMb = _limit_field("memory_mb")
+    _StdoutBytes = _limit_field("max_stdout_bytes")
+    _StderrBytes = _limit_field("max_stderr_bytes")
 
 
 INPUT_FILES_DESCRIPTION = (
@@ -104,10 +110,10 @@ class SafeExecLimits(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    timeout_ms: _TimeoutMs = None  # type: ignore[valid-type]
-    max_memory_mb: _MemoryMb = None  # type: ignore[valid-type]
-    max_stdout_bytes: _StdoutBytes = None  # type: ignore[valid-type]
-    max_stderr_bytes: _StderrBytes = None  # type: ignore[valid-type]
+    timeout_ms: _TimeoutMs = None
+    max_memory_mb: _MemoryMb = None
+    max_stdout_bytes: _StdoutBytes = None
+    max_stderr_bytes: _StderrBytes = None
 
     def as_limits(self, max_source_bytes: int) -> dict[str, int]:
         """The library's limit names (`max_memory_mb` is `memory_mb` there)."""
@@ -205,8 +211,8 @@ class SessionCreateRequest(BaseModel):
         None, description="Audit policy: the server's when omitted, or a stricter preset "
         "(a session may not loosen the server's policy).",
     )
-    timeout_ms: _TimeoutMs = None  # type: ignore[valid-type]
-    memory_mb: _MemoryMb = None  # type: ignore[valid-type]
+    timeout_ms: _TimeoutMs = None
+    memory_mb: _MemoryMb = None
     on_trap: OnTrap = Field("rollback", description=ON_TRAP_DESCRIPTION)
     runtime: RuntimeName | None = Field(None, description=RUNTIME_DESCRIPTION)
 
@@ -224,9 +230,9 @@ class SessionCallLimits(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    timeout_ms: _TimeoutMs = None  # type: ignore[valid-type]
-    max_stdout_bytes: _StdoutBytes = None  # type: ignore[valid-type]
-    max_stderr_bytes: _StderrBytes = None  # type: ignore[valid-type]
+    timeout_ms: _TimeoutMs = None
+    max_stdout_bytes: _StdoutBytes = None
+    max_stderr_bytes: _StderrBytes = None
 
 
 class SessionExecuteRequest(BaseModel):
@@ -238,7 +244,7 @@ class SessionExecuteRequest(BaseModel):
     )
 
     code: str = Field(description="The source to run (UTF-8; over the server's limit is 413).")
-    timeout_ms: _TimeoutMs = None  # type: ignore[valid-type]
+    timeout_ms: _TimeoutMs = None
     limits: SessionCallLimits = Field(default_factory=SessionCallLimits)
     files: Base64Files = Field(
         default_factory=dict,

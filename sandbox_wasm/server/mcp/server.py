@@ -14,9 +14,9 @@ the structured result.
 import base64
 import contextlib
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import Annotated, ParamSpec, TypeVar
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
@@ -24,6 +24,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import (
     BlobResourceContents,
     CallToolResult,
+    ContentBlock,
     EmbeddedResource,
     TextContent,
     ToolAnnotations,
@@ -68,6 +69,9 @@ from ..state.sessions import (
     SessionsFull,
 )
 
+_T = TypeVar("_T")
+_P = ParamSpec("_P")
+
 INSTRUCTIONS = (
     "Runs untrusted Python 3.13 in a fresh WebAssembly sandbox with no host files, network "
     "or environment. Call execute_python_sandbox to compute something and read its "
@@ -104,7 +108,7 @@ def tool_result(result: ExecutionResult) -> CallToolResult:
     and as JSON text, then each file the script wrote under /output as an embedded
     resource (its uri and mime type also listed in the structured content's files)."""
     summary = SandboxToolResult.of(result)
-    content: list[TextContent | EmbeddedResource] = [
+    content: list[ContentBlock] = [
         TextContent(type="text", text=summary.model_dump_json(indent=2))
     ]
     for listed in summary.files:
@@ -153,7 +157,7 @@ def create_mcp_server(
         "sandbox-wasm", title="sandbox-wasm", version=__version__, instructions=INSTRUCTIONS
     )
 
-    async def run(fn):  # type: ignore[no-untyped-def]
+    async def run(fn: Callable[[], _T]) -> _T:
         return await anyio.to_thread.run_sync(fn, limiter=limiter)
 
     registry = SessionRegistry(caps, sandbox, run)
@@ -202,7 +206,7 @@ def create_mcp_server(
         except SandboxError as exc:
             raise ToolError(f"the sandbox runtime is unavailable: {exc}") from None
 
-    async def on_worker(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+    async def on_worker(fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
         with tool_errors():
             return await run(functools.partial(fn, *args, **kwargs))
 

@@ -109,7 +109,7 @@ async def serve_stdio(server: MCPServer) -> None:
     lowlevel = server._lowlevel_server  # the SDK's own run_stdio_async does the same
     async with stdio_server() as (read_stream, write_stream):
         await lowlevel.run(
-            _AnsweringReadStream(read_stream, write_stream),  # type: ignore[arg-type]
+            _AnsweringReadStream(read_stream, write_stream),
             write_stream,
             lowlevel.create_initialization_options(),
         )

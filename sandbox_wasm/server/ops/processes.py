@@ -42,13 +42,14 @@ WORKER_APP = f"{__name__}:worker_app"
 WORKER_HTTP_PROTOCOL = f"{__name__}:NoDelayHTTPProtocol"
 
 
+# uvicorn binds AutoHTTPProtocol at import (httptools or h11): a variable to mypy.
 class NoDelayHTTPProtocol(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
     """uvicorn's HTTP protocol with TCP_NODELAY on every connection. With workers, uvicorn
     binds the port itself as a socket whose protocol number is 0, so asyncio does not set
     TCP_NODELAY on the connections accepted from it; an answer written in two parts (head,
     then body) then waits for the client's delayed ACK, some 40 ms a request."""
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport: asyncio.Transport) -> None:
         sock = transport.get_extra_info("socket")
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)

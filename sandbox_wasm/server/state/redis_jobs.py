@@ -244,7 +244,7 @@ class RedisJobStore:
                     new = None if raw is None else change(Job.model_validate_json(raw))
                     if new is None:
                         return False
-                    pipe.multi()
+                    pipe.multi()  # type: ignore[no-untyped-call]  # unannotated in redis-py
                     if finished:
                         pipe.set(key, new.model_dump_json(), px=_ms(self.ttl_seconds))
                         pipe.delete(self.lease_key(job_id))

@@ -86,7 +86,9 @@ class RedisSessionDirectory:
             raise SessionDirectoryUnavailable(
                 "the session directory (Redis) cannot be reached"
             ) from exc
-        return None if raw is None else raw.decode("utf-8", "replace")
+        if raw is None or isinstance(raw, str):  # bytes: the client does not decode
+            return raw
+        return raw.decode("utf-8", "replace")
 
     async def ping(self) -> bool:
         """Whether the Redis answers (for /healthz)."""
