@@ -298,6 +298,7 @@ class Sandbox:
         calls release the GIL)."""
         import asyncio  # here, not at the top: `import sandbox_wasm` stays fast
 
+        # `options` are execute()'s keywords, checked there as they are on a direct call.
         return await asyncio.to_thread(self.execute, code, **options)  # type: ignore[arg-type]
 
     # -- audit only ----------------------------------------------------------------------

@@ -38,6 +38,7 @@ def findings_from_facts(
     found: list[Finding] = []
     for fact in facts:
         kind, name = str(fact[0]), str(fact[1])
+        # The guest's numbers, as objects: int() raises for anything else.
         line, col = int(fact[2]), int(fact[3])  # type: ignore[call-overload]
         for flagged_kind, flagged_name, reason in judge_fact(tables, kind, name):
             if flagged_kind == "import":

@@ -34,7 +34,7 @@ import wasmtime
 try:
     import resource
 except ImportError:  # pragma: no cover - not a Unix
-    resource = None  # type: ignore[assignment]
+    resource = None  # type: ignore[assignment]  # no module: its AttributeError is caught
 
 WASM_PAGE = 65_536
 OS_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096

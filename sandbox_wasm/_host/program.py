@@ -296,7 +296,7 @@ def _wasi_shim(shim: _Shim) -> _Shim:
                 _past_deadline(caller)
         return errno
 
-    return call  # type: ignore[return-value]
+    return call  # type: ignore[return-value]  # wraps() keeps the shim's signature
 
 
 def _without_caller(function: Callable[..., int]) -> Callable[..., int]:

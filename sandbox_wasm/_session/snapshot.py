@@ -137,12 +137,12 @@ class OpenedSnapshot:
     @property
     def limits(self) -> dict[str, Any]:
         """The limits the session had (to be validated by the restoring side)."""
-        return self.fields["limits"]  # type: ignore[no-any-return]
+        return self.fields["limits"]  # type: ignore[no-any-return]  # the header's word
 
     @property
     def policy(self) -> dict[str, Any]:
         """The session's audit policy, as data (to be validated by the restoring side)."""
-        return self.fields["policy"]  # type: ignore[no-any-return]
+        return self.fields["policy"]  # type: ignore[no-any-return]  # the header's word
 
     def inflate(self, *, max_memory_bytes: int, caps: FileCaps) -> SessionImage:
         """The image, held to the restoring session's caps: memory within
