@@ -78,6 +78,62 @@ def test_the_default_integer_is_64_bit(data_box: sw.Sandbox) -> None:
     ]
 
 
+def test_int64_values_serve_where_numpy_wants_intp(data_box: sw.Sandbox) -> None:
+    """Counts, indices and sizes arrive as int64 (the default integer) where numpy converts
+    them to intp (int32 on wasm32): accepted when every value fits, refused when one does
+    not; string lengths and positions come back as int64 (native numpy prints the same)."""
+    result = data_box.execute(
+        "import numpy as np\n"
+        "print(np.repeat(np.array([1, 2]), np.array([2, 3])).tolist())\n"
+        "print(np.choose(1, [np.array([1, 2]), np.array([3, 4])]).tolist())\n"
+        "a = np.zeros(4, int); a.put(np.array([0, 2]), [5, 6]); print(a.tolist())\n"
+        "print(np.random.RandomState(1).binomial(np.array([5, 10]), 0.5).tolist())\n"
+        "try:\n"
+        "    np.repeat(np.array([1]), np.array([2**40]))\n"
+        "except TypeError as e:\n"
+        "    print('TypeError')\n"
+        "for dtype in ('U', 'T'):\n"
+        "    words = np.array(['abc', 'hello', ''], dtype=dtype)\n"
+        "    found = np.strings.find(words, 'l')\n"
+        "    print(np.strings.str_len(words).tolist(), found.tolist(), found.dtype,\n"
+        "          np.strings.count(words, 'l').tolist(), np.strings.rfind(words, 'l').tolist())\n"
+        "print(np.strings.expandtabs(np.array(['a\\tb', 'abcdefgh\\tc'])).tolist())\n")
+    assert result.status == "succeeded", result.stderr
+    assert result.stdout.splitlines() == [
+        "[1, 1, 2, 2, 2]",
+        "[3, 4]",
+        "[5, 0, 6, 0]",
+        "[2, 6]",
+        "TypeError",
+        "[3, 5, 0] [-1, 2, -1] int64 [0, 2, 0] [-1, 3, -1]",
+        "[3, 5, 0] [-1, 2, -1] int64 [0, 2, 0] [-1, 3, -1]",
+        "['a       b', 'abcdefgh        c']",
+    ]
+
+
+def test_numpy_scalars_copy_and_arrays_go_to_files_and_back(data_box: sw.Sandbox) -> None:
+    """copy.copy of a numpy scalar (a C method called with the wrong number of arguments
+    trapped the instance on wasm), ndarray.tofile/np.fromfile (they dup() a descriptor, which
+    WASI has not) and two-digit years read against this year, not the snapshot's 1970."""
+    result = data_box.execute(
+        "import copy, datetime, numpy as np, pandas as pd\n"
+        "print(copy.copy(np.float64(1.5)), copy.deepcopy(np.int64(3)))\n"
+        "np.arange(5).tofile('raw.bin')\n"
+        "with open('raw.bin', 'ab') as f:\n"
+        "    np.array([7], dtype=np.int64).tofile(f)\n"
+        "print(np.fromfile('raw.bin', dtype=np.int64).tolist())\n"
+        "with open('raw.bin', 'rb') as f:\n"
+        "    f.seek(8)\n"
+        "    print(np.fromfile(f, dtype=np.int64, count=2).tolist(), f.tell())\n"
+        "year = datetime.date.today().year\n"
+        "print(pd.to_datetime('20/12/21', yearfirst=True).year == 2020,\n"
+        "      pd.to_datetime('1/2/99').year == (1999 if year < 2049 else 2099))\n")
+    assert result.status == "succeeded", result.stderr
+    assert result.stdout.splitlines() == [
+        "1.5 3", "[0, 1, 2, 3, 4, 7]", "[1, 2] 24", "True True"]
+    assert len(result.files["raw.bin"]) == 48
+
+
 def test_unseeded_random_differs_between_runs_and_seeded_matches_numpy(
         data_box: sw.Sandbox) -> None:
     """The snapshot imported numpy once; its global generator is reseeded for every run, so
