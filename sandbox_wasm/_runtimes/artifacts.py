@@ -248,8 +248,8 @@ class RuntimeFile:
     returns_to_rest: bool = False
 
 
-#: The guest bootstrap (`_guest.py`), baked into every snapshot at build time. The build
-#: script and the tests take it from here.
+#: The guest bootstrap (`_guest/bootstrap.py`), baked into every snapshot at build time. The
+#: build script and the tests take it from here.
 GUEST_FILE = Path(__file__).resolve().parents[1] / "_guest" / "bootstrap.py"
 
 
