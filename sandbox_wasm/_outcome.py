@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from ._audit.policy import AuditPolicy
 from ._audit.report import build_report, parse_audit_answer
 from ._guest.bootstrap import MAX_ERROR_MESSAGE_CHARS, MAX_ERROR_TYPE_CHARS, MAX_RUNTIME_FINDINGS
-from ._host.program import GuestOutcome
+from ._host.output import GuestOutcome
 from ._json import clean_json_value, clean_text, loads_strict_json
 from ._models import (
     MIB,

@@ -1,8 +1,8 @@
 """The Sandbox: request -> audit -> sandbox run -> result, for Python and JavaScript.
 
 `execute()` reads top to bottom: the request is validated (`_request`), the policy named
-(`_policy`), the guest program run once in a fresh instance that audits and then runs
-(`_guest_program`), and the outcome turned into a result (`_outcome`).
+(`_audit.policy`), the guest program run once in a fresh instance that audits and then runs
+(`_host.program`), and the outcome turned into a result (`_outcome`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from ._errors import InvalidRequestError, SandboxClosedError, SandboxError
 from ._fs.tree import FileCaps, MemoryFS
 from ._guest.bootstrap import MODE_AUDIT, MODE_EXEC, REST_OPTION, TOOLS_OPTION
 from ._host.engine import engine_host
-from ._host.program import GuestProgram, run_time_left
+from ._host.hostcall import run_time_left
+from ._host.program import GuestProgram
 from ._models import (
     AuditReport,
     ExecutionResult,

@@ -1,6 +1,6 @@
 """The process-wide wasmtime Engine: its configuration, the epoch ticker that makes
 deadlines fire, and the modules compiled for it (from memory, the on-disk cache, or a fresh
-compile). Nothing here runs guest code; `_guest_program` does that."""
+compile). Nothing here runs guest code; `program` does that."""
 
 from __future__ import annotations
 

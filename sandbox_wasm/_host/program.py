@@ -1,527 +1,46 @@
-"""The guest program: a runtime compiled and linked once, run in a fresh Store and
-instance per execution, with WASI without capabilities, the limits, and the host functions
-the guest may call (stdio served from host memory, output captured within its caps, clocks
-and sleeps bounded by the deadline).
+"""The guest program: a runtime compiled and linked once, run in live instances.
 
-This is the only module that touches wasmtime objects during execution. Traps and exits are
-translated here into a `GuestOutcome`; nothing above this layer inspects wasmtime types.
+- `GuestProgram`: the runtime linked with the host functions (`wasi`), ready to instantiate
+  many times; its idle instances, reused after a reset to the image (`MAX_IDLE_INSTANCES`,
+  `MAX_RESET_BYTES`, `REUSE_INSTANCES`), and the pristine memory those resets read.
+- `LiveInstance`: one instance in a Store of its own (a one-shot run, a reused instance or a
+  session's), entered under each call's limits.
+- The run machinery: a run's two phases (the audit's budget until its answer, then the
+  user's limits), the run state set for the host functions (`hostcall.run_state`), entering
+  the guest, measuring its fuel and memory, and collecting its output into a `GuestOutcome`.
+- `classify_trap`: a wasmtime trap as a `TrapKind`.
+
+Traps and exits are translated here into a `GuestOutcome`; nothing above `_host/` inspects
+wasmtime types.
 """
 
 from __future__ import annotations
 
-import codecs
-import contextlib
 import ctypes
-import functools
 import os
 import re
-import struct
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from dataclasses import dataclass
 
 import wasmtime
 
 from .._errors import InvalidRequestError
 from .._fs.tree import MemoryFS
-from .._guest.bootstrap import (
-    ANSWER_LENGTH_BYTES,
-    ERROR_MARK,
-    FINDINGS_MARK,
-    MAX_ANSWER_BYTES,
-    MAX_ERROR_RECORD_BYTES,
-    STATUS_MARK,
-)
 from .._models import MIB, Limits
 from .._runtimes.artifacts import RuntimeFile
-from .._tools import ToolCallRecord, ToolChannel
-from .calls import call_entry, define_host_function
-from .engine import EPOCH_TICK_SECONDS, EngineHost
-from .memory import MemoryReset, memory_address, thread_faults
-from .view import GuestMemory
-from .wasi_fs import SIGNATURES as FS_SIGNATURES
-from .wasi_fs import FsCalls
+from .._tools import ToolChannel
+from .calls import call_entry
+from .engine import EngineHost
+from .hostcall import run_state
+from .memory import WASM_PAGE, MemoryReset, memory_address, thread_faults
+from .output import CappedOutput, GuestOutcome, TrapKind
+from .wasi import define_host_functions, epoch_ticks
 
-WASI = "wasi_snapshot_preview1"
-ERRNO_SUCCESS = 0
-ERRNO_BADF = 8
-ERRNO_FAULT = 21
-ERRNO_INVAL = 28
-SUBSCRIPTION_SIZE = 48
-EVENT_SIZE = 32
-CLOCK_REALTIME = 0
-SUBCLOCK_ABSTIME = 1
-EVENTTYPE_CLOCK = 0
-WASM_PAGE = 65_536
-#: The most iovec entries one fd_read/fd_write accepts: POSIX's IOV_MAX as on Linux and in
-#: wasi-libc. A longer list fails with EINVAL (as `writev` does on Linux), so the host work
-#: of one call is bounded whatever count the guest passes.
-MAX_VECTORS = 1024
-#: The largest byte count one write may report (ssize_t on wasm32).
-SSIZE_MAX = 2**31 - 1
-#: The most subscriptions one poll_oneoff accepts (the guest has three descriptors).
-MAX_SUBSCRIPTIONS = 1024
 # A C stack that overflows the stock region at the bottom of linear memory wraps below
 # address 0: its fault address lies in the top of the 32-bit address space.
 _WRAPPED_STACK_FAULT = 0xFFF0_0000
 _FAULT_ADDRESS = re.compile(r"memory fault at wasm address (0x[0-9a-fA-F]+)")
-
-TrapKind = Literal[
-    "deadline", "fuel", "c_stack_overflow", "memory_out_of_bounds", "stack_overflow", "crash"
-]
-
-
-class _CappedOutput:
-    """Captured stdout or stderr of one run: keeps at most `cap` bytes, counts them all.
-
-    Every write is reported to the guest as complete: a short count would surface as an
-    OSError, and output beyond the cap is simply dropped (`truncated`). Bytes are decoded once
-    at the end because writes can split a UTF-8 sequence.
-    """
-
-    def __init__(
-        self, cap: int, *, error_channel: bool = False, audit_answer: bool = False
-    ) -> None:
-        self.cap = cap
-        self.chunks: list[bytes] = []
-        self.kept = 0
-        self.total = 0
-        self.truncated = False
-        self.error_record: bytes | None = None
-        self.findings_record: bytes | None = None
-        self.status_record: int | None = None
-        self._error_channel = error_channel
-        # The bootstrap's audit answer precedes user output: 8-byte length, then JSON.
-        self._answer_pending = audit_answer
-        self._answer_header = b""
-        self._answer_left = 0
-        self._answer_parts: list[bytes] = []
-        self.audit_answer: bytes | None = None
-        self.answer_too_large = False
-        self.answer_at: float | None = None
-
-    def wanted(self, length: int) -> int:
-        """How many leading bytes of a `length`-byte write this capture needs to see; the
-        rest need not even be copied out of the guest's memory."""
-        if self._answer_pending:
-            return min(length, ANSWER_LENGTH_BYTES + MAX_ANSWER_BYTES + len(ERROR_MARK)
-                       + self.cap)
-        room = max(self.cap - self.kept, 0)
-        if self._error_channel:
-            # The bootstrap's error record may come after the cap is reached.
-            room = max(room, len(ERROR_MARK) + MAX_ERROR_RECORD_BYTES + 1)
-        return min(length, room)
-
-    def _take_answer(self, chunk: bytes) -> bytes:
-        """Consume audit-answer bytes from `chunk`; return what is left for user output."""
-        if len(self._answer_header) < ANSWER_LENGTH_BYTES:
-            need = ANSWER_LENGTH_BYTES - len(self._answer_header)
-            self._answer_header += chunk[:need]
-            chunk = chunk[need:]
-            if len(self._answer_header) < ANSWER_LENGTH_BYTES:
-                return b""
-            self._answer_left = int.from_bytes(self._answer_header, "little")
-            self.answer_too_large = self._answer_left > MAX_ANSWER_BYTES
-        part, chunk = chunk[: self._answer_left], chunk[self._answer_left :]
-        self._answer_left -= len(part)
-        if not self.answer_too_large:
-            self._answer_parts.append(part)
-        if self._answer_left == 0:
-            self._answer_pending = False
-            self.audit_answer = b"".join(self._answer_parts)
-            self.answer_at = time.perf_counter()
-        return chunk
-
-    def write(self, chunk: bytes, length: int) -> None:
-        """Record a write of `length` bytes whose first `len(chunk)` bytes are `chunk`."""
-        if self._answer_pending:
-            before = len(chunk)
-            chunk = self._take_answer(chunk)
-            length -= before - len(chunk)
-            if not chunk:
-                return
-        if self._error_channel and chunk.startswith(STATUS_MARK):
-            # A session request's end: its code's exit status (the last record counts).
-            status = chunk[len(STATUS_MARK) :].strip()
-            self.status_record = int(status) if status.isdigit() and len(status) <= 3 else None
-            return
-        if self._error_channel and chunk.startswith(FINDINGS_MARK):
-            # The run-time guard's findings, written once after the user code ended.
-            record = chunk[len(FINDINGS_MARK) :].strip()
-            self.findings_record = record if len(record) <= MAX_ERROR_RECORD_BYTES else None
-            return
-        if self._error_channel and chunk.startswith(ERROR_MARK):
-            # The bootstrap reports the uncaught exception here after the user code ended.
-            # Kept whole (it is bounded by MAX_ERROR_RECORD_BYTES) so that it parses; a
-            # longer one is not the bootstrap's.
-            record = chunk[len(ERROR_MARK) :].strip()
-            self.error_record = record if len(record) <= MAX_ERROR_RECORD_BYTES else None
-            return
-        self.total += length
-        room = self.cap - self.kept
-        if length > room:
-            self.truncated = True
-        if room > 0:
-            chunk = chunk[:room]
-            self.chunks.append(chunk)
-            self.kept += len(chunk)
-
-    def data(self) -> bytes:
-        return b"".join(self.chunks)
-
-    def text(self) -> tuple[str, bool]:
-        """The kept bytes as text of at most `cap` UTF-8 bytes, and whether anything was
-        dropped. A cut never splits a character: a sequence the cap cut short is dropped
-        instead of becoming U+FFFD, and invalid bytes (which decode to the 3-byte U+FFFD)
-        are cut back to the cap too."""
-        data = self.data()
-        truncated = self.truncated
-        if truncated:
-            text = codecs.getincrementaldecoder("utf-8")("replace").decode(data, final=False)
-        else:
-            text = data.decode("utf-8", "replace")
-        encoded = text.encode("utf-8", "surrogatepass")
-        if len(encoded) > self.cap:
-            text = encoded[: self.cap].decode("utf-8", "ignore")
-            truncated = True
-        return text, truncated
-
-
-@dataclass
-class GuestOutcome:
-    """What happened in one guest run, in host terms."""
-
-    exit_code: int | None = None
-    trap: TrapKind | None = None
-    trap_detail: str = ""
-    stdout: bytes = b""
-    stderr: bytes = b""
-    #: The captured output as text within its cap, cut on a character boundary.
-    stdout_text: str = ""
-    stderr_text: str = ""
-    stdout_truncated: bool = False
-    stderr_truncated: bool = False
-    stdout_bytes: int = 0
-    stderr_bytes: int = 0
-    error_record: bytes | None = None
-    #: The run-time guard's findings (JSON list), if it made any.
-    findings_record: bytes | None = None
-    #: The exit status a request that returns reported when it came back to rest (None:
-    #: it did not, e.g. it trapped).
-    status_record: int | None = None
-    #: Whether the entry point returned: the guest came back to rest (every frame of the
-    #: call returned). Only wasmtime can say so; nothing the guest writes can fake it.
-    at_rest: bool = False
-    #: The guest's framed audit answer (JSON), when the run was asked for one.
-    audit_answer: bytes | None = None
-    answer_too_large: bool = False
-    #: Milliseconds from entering the guest to its audit answer (the audit's cost).
-    audit_answer_ms: float | None = None
-    fuel_consumed: int = 0
-    #: Linear memory when the instance started, and at the end (memory never shrinks).
-    initial_memory_bytes: int = 0
-    peak_memory_bytes: int = 0
-    #: Milliseconds of the whole run (instance start-up and audit included).
-    elapsed_ms: float = 0.0
-    #: Files under /output created or changed by this call (name relative to /output).
-    files: dict[str, bytes] = field(default_factory=dict)
-    #: Writes the filesystem's caps refused in this call.
-    files_dropped: list[str] = field(default_factory=list)
-    #: The host tools this call called, in order.
-    tool_calls: list[ToolCallRecord] = field(default_factory=list)
-    host_error: str | None = None
-
-    @property
-    def user_code_ms(self) -> float:
-        """Milliseconds after the audit's answer (the whole run when there was none): the
-        time the user's deadline bounds."""
-        if self.audit_answer_ms is None:
-            return self.elapsed_ms
-        return max(0.0, self.elapsed_ms - self.audit_answer_ms)
-
-
-# Host functions are shared by every thread's Store; ctypes calls them on the thread that
-# entered wasm, so per-run state lives in a thread-local.
-_run_state = threading.local()
-
-
-class _WasiError(Exception):
-    """Ends a host call early with a WASI errno for the guest."""
-
-    def __init__(self, errno: int) -> None:
-        super().__init__(errno)
-        self.errno = errno
-
-
-def _past_deadline(caller: wasmtime.Caller) -> bool:
-    """Whether this run's wall-clock deadline has passed. If it has, the run is marked as
-    timed out and its epoch deadline moved to "now", so the guest traps (INTERRUPT) as soon
-    as it is back in wasm: epoch interruption cannot fire while the host is working."""
-    if time.monotonic() <= _run_state.deadline:
-        return False
-    if _run_state.deadline_hit:
-        return True
-    _run_state.deadline_hit = True
-    # Caller exposes the store context that Store's method uses.
-    wasmtime.Store.set_epoch_deadline(caller, 0)  # type: ignore[arg-type]
-    return True
-
-
-_Shim = TypeVar("_Shim", bound=Callable[..., int])
-
-
-def run_time_left() -> float:
-    """Seconds before this thread's run reaches its deadline (host tools are bounded by it)."""
-    return float(_run_state.deadline - time.monotonic())
-
-
-def _wasi_shim(shim: _Shim) -> _Shim:
-    """A host function the guest can call, with the rules every one of them follows: its
-    work is bounded (loops go through `_bounded`), the deadline is checked when it returns,
-    and no Python exception crosses into wasmtime (a `_WasiError` becomes its errno, any
-    other failure EFAULT)."""
-
-    @functools.wraps(shim)
-    def call(caller: wasmtime.Caller, *args: int) -> int:
-        try:
-            errno = shim(caller, *args)
-        except _WasiError as error:
-            errno = error.errno
-        except Exception:
-            errno = ERRNO_FAULT
-        with contextlib.suppress(Exception):
-            if time.monotonic() > _run_state.deadline:
-                _past_deadline(caller)
-        return errno
-
-    return call  # type: ignore[return-value]  # wraps() keeps the shim's signature
-
-
-def _without_caller(function: Callable[..., int]) -> Callable[..., int]:
-    def call(_caller: wasmtime.Caller, *args: int) -> int:
-        return function(*args)
-
-    return call
-
-
-_Item = TypeVar("_Item")
-
-
-def _bounded(caller: wasmtime.Caller, items: Iterable[_Item]) -> Iterator[_Item]:
-    """`items`, stopping early once the deadline has passed (a loop inside a host call must
-    not outlive the run's deadline, whatever the guest asked of it)."""
-    deadline: float = _run_state.deadline
-    for item in items:
-        if time.monotonic() > deadline and _past_deadline(caller):
-            return
-        yield item
-
-
-def _read_records(view: GuestMemory, address: int, count: int, size: int, limit: int) -> bytes:
-    """`count` guest records of `size` bytes at `address`: EINVAL beyond `limit` records,
-    EFAULT outside the guest's memory."""
-    if count < 0 or count > limit:
-        raise _WasiError(ERRNO_INVAL)
-    if address < 0 or address + count * size > view.size:
-        raise _WasiError(ERRNO_FAULT)
-    return view.read(address, count * size)
-
-
-def _io_vectors(view: GuestMemory, iovs: int, count: int) -> list[tuple[int, int]]:
-    """The (address, length) entries of a guest iovec list, each inside the guest's memory."""
-    raw = _read_records(view, iovs, count, 8, MAX_VECTORS)
-    vectors = list(struct.iter_unpack("<II", raw))
-    for address, length in vectors:
-        if address + length > view.size:
-            raise _WasiError(ERRNO_FAULT)
-    return vectors
-
-
-def _proc_exit(code: int) -> None:
-    # Recording the status and returning (instead of raising) keeps wasmtime-py's global,
-    # thread-unsafe "last exception" slot out of the picture: wasi-libc follows proc_exit
-    # with `unreachable`, so the guest stops with an UNREACHABLE trap right after this.
-    _run_state.exit_code = code
-
-
-def _clock_now_ns(clock_id: int) -> int | None:
-    if clock_id == CLOCK_REALTIME:
-        return time.time_ns()
-    if clock_id in (1, 2, 3):  # monotonic, process and thread CPU time
-        return time.monotonic_ns()
-    return None
-
-
-@_wasi_shim
-def _clock_time_get(caller: wasmtime.Caller, clock_id: int, _precision: int, out: int) -> int:
-    # Shadowed so that absolute sleeps (CPython's time.sleep uses TIMER_ABSTIME) are
-    # expressed in a clock this module can compare with its own deadline.
-    now = _clock_now_ns(clock_id)
-    if now is None:
-        return ERRNO_INVAL
-    GuestMemory(caller, _run_state.memory).write(out, struct.pack("<Q", now))
-    return ERRNO_SUCCESS
-
-
-@_wasi_shim
-def _poll_oneoff(
-    caller: wasmtime.Caller, subs_ptr: int, events_ptr: int, count: int, nevents_ptr: int
-) -> int:
-    # Epoch deadlines are only checked in wasm code, so a guest blocked here (time.sleep,
-    # select) would outlive its deadline. This version never sleeps past the deadline; the
-    # epoch trap then fires as soon as the guest is back in wasm.
-    if count <= 0:
-        return ERRNO_INVAL
-    view = GuestMemory(caller, _run_state.memory)
-    raw = _read_records(view, subs_ptr, count, SUBSCRIPTION_SIZE, MAX_SUBSCRIPTIONS)
-    if events_ptr < 0 or events_ptr + count * EVENT_SIZE > view.size:
-        return ERRNO_FAULT
-    now_mono = time.monotonic()
-    ready: list[tuple[int, int]] = []  # (userdata, event type) of fd subscriptions
-    clocks: list[tuple[float, int]] = []  # (wake time on time.monotonic, userdata)
-    for index in range(count):
-        base = index * SUBSCRIPTION_SIZE
-        userdata, tag = struct.unpack_from("<QB", raw, base)
-        if tag != EVENTTYPE_CLOCK:
-            ready.append((userdata, tag))  # stdin is in memory, stdout/stderr never block
-            continue
-        (clock_id,) = struct.unpack_from("<I", raw, base + 16)
-        (timeout,) = struct.unpack_from("<Q", raw, base + 24)
-        (flags,) = struct.unpack_from("<H", raw, base + 40)
-        if flags & SUBCLOCK_ABSTIME:
-            now_ns = _clock_now_ns(clock_id)
-            if now_ns is None:
-                return ERRNO_INVAL
-            wake = now_mono + (timeout - now_ns) / 1e9
-        else:
-            wake = now_mono + timeout / 1e9
-        clocks.append((wake, userdata))
-    events = bytearray()
-    if ready:
-        for userdata, tag in ready:
-            events += struct.pack("<QHBxxxxxQHxxxxxx", userdata, 0, tag, 0, 0)
-    else:
-        wake = min(wake for wake, _ in clocks)
-        deadline = _run_state.deadline
-        until = min(wake, deadline)
-        if until > now_mono:
-            time.sleep(until - now_mono)
-        # Woken by the deadline rather than the guest's clock: `_wasi_shim` marks the run
-        # as timed out on return, and the guest traps before it can act on the event.
-        after = time.monotonic()
-        fired = [u for w, u in clocks if w <= after] or [min(clocks)[1]]
-        for userdata in fired:
-            events += struct.pack("<QHBxxxxxQHxxxxxx", userdata, 0, EVENTTYPE_CLOCK, 0, 0)
-    view.write(events_ptr, bytes(events))
-    view.write(nevents_ptr, struct.pack("<I", len(events) // EVENT_SIZE))
-    return ERRNO_SUCCESS
-
-
-@_wasi_shim
-def _fd_read(caller: wasmtime.Caller, fd: int, iovs: int, iovs_len: int, nread_ptr: int) -> int:
-    # Stdin is served from this run's payload in host memory: no host file, memfd or
-    # blocking-I/O thread hop per read. The embedded standard library is read inside the
-    # module (wasi-vfs) and never reaches this import; the guest has no other real fds.
-    if fd > 2:
-        return _fs_calls.read_file_errno(caller, fd, iovs, iovs_len, nread_ptr)
-    if fd != 0 or fd in _run_state.closed:
-        return ERRNO_BADF
-    view = GuestMemory(caller, _run_state.memory)
-    payload: memoryview = _run_state.stdin
-    offset: int = _run_state.stdin_offset
-    total = 0
-    for address, length in _bounded(caller, _io_vectors(view, iovs, iovs_len)):
-        chunk = payload[offset : offset + length]
-        if not chunk:
-            break
-        view.write(address, bytes(chunk))
-        offset += len(chunk)
-        total += len(chunk)
-    _run_state.stdin_offset = offset
-    view.write(nread_ptr, struct.pack("<I", total))
-    return ERRNO_SUCCESS
-
-
-def _fd_close(fd: int) -> int:
-    # Stdio is served here, every other descriptor by the run's in-memory tree (the
-    # embedded stdlib's descriptors never leave the module).
-    if fd > 2:
-        return _fs_calls.fd_close(fd)
-    if fd < 0 or fd in _run_state.closed:
-        return ERRNO_BADF
-    _run_state.closed.add(fd)
-    return ERRNO_SUCCESS
-
-
-@_wasi_shim
-def _fd_write(
-    caller: wasmtime.Caller, fd: int, iovs: int, iovs_len: int, nwritten_ptr: int
-) -> int:
-    # Stdout and stderr are captured here, on the thread running the guest: no copy of what
-    # lies beyond the cap and no hop through wasmtime's I/O threads. At most MAX_VECTORS
-    # entries, at most the cap's worth of bytes copied, and the deadline checked per entry:
-    # a write cut short by the deadline reports what it took (the guest then traps).
-    if fd > 2:
-        return _fs_calls.write_file_errno(caller, fd, iovs, iovs_len, nwritten_ptr)
-    if fd not in (1, 2) or fd in _run_state.closed:
-        return ERRNO_BADF
-    output: _CappedOutput = _run_state.outputs[fd - 1]
-    view = GuestMemory(caller, _run_state.memory)
-    vectors = _io_vectors(view, iovs, iovs_len)
-    if len(vectors) > 1 and sum(length for _, length in vectors) > SSIZE_MAX:
-        return ERRNO_INVAL  # as POSIX writev: the count would not fit the return value
-    total = 0
-    for address, length in vectors if len(vectors) == 1 else _bounded(caller, vectors):
-        if length:
-            take = output.wanted(length)
-            chunk = view.read(address, take) if take else b""
-            output.write(chunk, length)
-        total += length
-    view.write(nwritten_ptr, struct.pack("<I", total))
-    if _run_state.next_phase is not None and output.answer_at is not None:
-        _start_user_phase(caller)
-    return ERRNO_SUCCESS
-
-
-def _ticks(timeout_ms: int) -> int:
-    return -(-timeout_ms // int(EPOCH_TICK_SECONDS * 1000)) + 1
-
-
-def _start_user_phase(caller: wasmtime.Caller) -> None:
-    """The audit has answered: from now on the user's own deadline and fuel apply. Store's
-    methods work on the Caller, which exposes the same store context."""
-    fuel, timeout_ms = _run_state.next_phase
-    _run_state.next_phase = None
-    store: Any = caller
-    _run_state.audit_fuel_used = _run_state.first_phase_fuel - wasmtime.Store.get_fuel(store)
-    wasmtime.Store.set_fuel(store, fuel)
-    wasmtime.Store.set_epoch_deadline(store, _ticks(timeout_ms))
-    _run_state.deadline = time.monotonic() + timeout_ms / 1000
-
-
-_fs_calls = FsCalls(lambda: _run_state, lambda *args: _io_vectors(*args))
-
-
-def _define_host_functions(linker: wasmtime.Linker) -> None:
-    i32, i64 = wasmtime.ValType.i32(), wasmtime.ValType.i64()
-    linker.allow_shadowing = True
-    # Every filesystem call wasmtime's WASI would answer: the run's tree answers instead.
-    for name, (params, takes_caller) in FS_SIGNATURES.items():
-        method = getattr(_fs_calls, name)
-        shim = _wasi_shim(method if takes_caller else _without_caller(method))
-        define_host_function(linker, WASI, name, [i64 if p == "I" else i32 for p in params],
-                             [i32], shim, access_caller=True)
-    define_host_function(linker, WASI, "proc_exit", [i32], [], _proc_exit)
-    define_host_function(linker, WASI, "clock_time_get", [i32, i64, i32], [i32],
-                         _clock_time_get, access_caller=True)
-    define_host_function(linker, WASI, "fd_close", [i32], [i32], _fd_close)
-    for name, shim in (("fd_write", _fd_write), ("fd_read", _fd_read),
-                       ("poll_oneoff", _poll_oneoff)):
-        define_host_function(linker, WASI, name, [i32, i32, i32, i32], [i32], shim,
-                             access_caller=True)
-
 
 #: Idle instances a program keeps for reuse, and the most memory one may have written to
 #: be reused (copying it back must stay cheaper than a fresh instance's page faults).
@@ -553,7 +72,7 @@ class GuestProgram:
         module, _, stack_top = host.load(runtime.path, runtime.sha256)
         linker = wasmtime.Linker(host.engine)
         linker.define_wasi()
-        _define_host_functions(linker)
+        define_host_functions(linker)
         self._pre: wasmtime.InstancePre | None = linker.instantiate_pre(module)
         self._entry = "_start" if runtime.kind == "command" else "sandbox_resume"
         #: Whether runs get the in-memory filesystem (`RuntimeFile.has_filesystem`).
@@ -575,7 +94,7 @@ class GuestProgram:
         #: cap cannot even instantiate it.
         self.memory_floor_bytes = (memory_type.limits.min * WASM_PAGE
                                    if isinstance(memory_type, wasmtime.MemoryType) else 0)
-        # The entry is called unchecked (`_wasm_calls.call_entry`): its type must be () -> ().
+        # The entry is called unchecked (`calls.call_entry`): its type must be () -> ().
         entry_type = next((e.type for e in module.exports if e.name == self._entry), None)
         if not (isinstance(entry_type, wasmtime.FuncType)
                 and not entry_type.params and not entry_type.results):
@@ -767,8 +286,8 @@ class LiveInstance:
         """Enter the guest with `payload` as its stdin under `limits` (and `audit_budget`
         until its audit answer, as `GuestProgram.run` describes), with `tools` answering
         its tool calls; never raises for what the guest does."""
-        stdout = _CappedOutput(limits.max_stdout_bytes, audit_answer=audit_budget is not None)
-        stderr = _CappedOutput(limits.max_stderr_bytes, error_channel=True)
+        stdout = CappedOutput(limits.max_stdout_bytes, audit_answer=audit_budget is not None)
+        stderr = CappedOutput(limits.max_stderr_bytes, error_channel=True)
         outcome = GuestOutcome()
         phases = _Phases(limits, audit_budget)
         started = time.perf_counter()
@@ -780,12 +299,12 @@ class LiveInstance:
             if self._closed:
                 raise wasmtime.WasmtimeError("the instance was closed")
             self.store.set_fuel(phases.first_fuel)
-            self.store.set_epoch_deadline(_ticks(phases.first_timeout_ms))
+            self.store.set_epoch_deadline(epoch_ticks(phases.first_timeout_ms))
             _reset_run_state(payload, phases, (stdout, stderr), self.fs, tools)
             self.start()
             # Host functions use this handle with their Caller (same store) instead of
             # looking the export up on every call.
-            _run_state.memory = self.memory
+            run_state.memory = self.memory
             if self.memory is not None:
                 outcome.initial_memory_bytes = self.memory.size(self.store) * WASM_PAGE
             assert self._entry is not None
@@ -795,7 +314,7 @@ class LiveInstance:
         finally:
             outcome.elapsed_ms = (time.perf_counter() - started) * 1000
             _measure(self.store, self.memory, phases, outcome)
-            _run_state.fs = _run_state.tools = None
+            run_state.fs = run_state.tools = None
         _collect_output(outcome, stdout, stderr, started)
         if fs is not None:
             outcome.files = fs.outputs(since=outputs_before)
@@ -830,26 +349,26 @@ class _Phases:
 
 
 def _reset_run_state(
-    payload: bytes, phases: _Phases, outputs: tuple[_CappedOutput, _CappedOutput],
+    payload: bytes, phases: _Phases, outputs: tuple[CappedOutput, CappedOutput],
     fs: MemoryFS | None = None,
     tools: ToolChannel | None = None,
 ) -> None:
     """This thread's run state, as the host functions read it during the run."""
-    _run_state.fs = fs
-    _run_state.tools = tools
+    run_state.fs = fs
+    run_state.tools = tools
     user = phases.user
-    _run_state.next_phase = (
+    run_state.next_phase = (
         (user.effective_fuel, user.timeout_ms) if phases.audit is not None else None
     )
-    _run_state.first_phase_fuel = phases.first_fuel
-    _run_state.audit_fuel_used = None
-    _run_state.exit_code = None
-    _run_state.deadline_hit = False
-    _run_state.stdin = memoryview(payload)
-    _run_state.stdin_offset = 0
-    _run_state.deadline = time.monotonic() + phases.first_timeout_ms / 1000
-    _run_state.outputs = outputs
-    _run_state.closed = set()
+    run_state.first_phase_fuel = phases.first_fuel
+    run_state.audit_fuel_used = None
+    run_state.exit_code = None
+    run_state.deadline_hit = False
+    run_state.stdin = memoryview(payload)
+    run_state.stdin_offset = 0
+    run_state.deadline = time.monotonic() + phases.first_timeout_ms / 1000
+    run_state.outputs = outputs
+    run_state.closed = set()
 
 
 def _enter(entry: wasmtime.Func, store: wasmtime.Store, outcome: GuestOutcome) -> None:
@@ -864,11 +383,11 @@ def _enter(entry: wasmtime.Func, store: wasmtime.Store, outcome: GuestOutcome) -
         outcome.trap = "crash"
         outcome.trap_detail = str(error).splitlines()[0][:300]
     if outcome.trap is None or outcome.trap == "crash":
-        recorded = getattr(_run_state, "exit_code", None)
+        recorded = getattr(run_state, "exit_code", None)
         if recorded is not None:
             outcome.trap, outcome.trap_detail = None, ""
             outcome.exit_code = recorded
-    if _run_state.deadline_hit:
+    if run_state.deadline_hit:
         # A host call cut short by the deadline (a sleep, a huge write): the guest may have
         # ended before the epoch trap caught up; it still timed out.
         outcome.trap, outcome.exit_code = "deadline", None
@@ -880,7 +399,7 @@ def _measure(
 ) -> None:
     """Fuel used (both phases) and the final memory size, read before the Store closes."""
     try:
-        audit_used = getattr(_run_state, "audit_fuel_used", None)
+        audit_used = getattr(run_state, "audit_fuel_used", None)
         if audit_used is None:  # still in the first phase
             outcome.fuel_consumed = phases.first_fuel - store.get_fuel()
         else:
@@ -892,7 +411,7 @@ def _measure(
 
 
 def _collect_output(
-    outcome: GuestOutcome, stdout: _CappedOutput, stderr: _CappedOutput, started: float
+    outcome: GuestOutcome, stdout: CappedOutput, stderr: CappedOutput, started: float
 ) -> None:
     outcome.stdout, outcome.stderr = stdout.data(), stderr.data()
     outcome.stdout_text, outcome.stdout_truncated = stdout.text()

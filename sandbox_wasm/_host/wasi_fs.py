@@ -1,4 +1,4 @@
-"""The WASI filesystem calls, answered from the run's in-memory tree (`_vfs.MemoryFS`).
+"""The WASI filesystem calls, answered from the run's in-memory tree (`_fs.tree.MemoryFS`).
 
 Every call wasmtime's own WASI would have answered for a descriptor is shadowed here, so the
 guest's filesystem is the tree and nothing else: descriptor 3 is its root, 0-2 are stdio
@@ -6,8 +6,12 @@ guest's filesystem is the tree and nothing else: descriptor 3 is its root, 0-2 a
 run without a tree has no descriptor beyond stdio. Each function reads its arguments from
 guest memory within bounds (EFAULT outside it), does bounded work (one read or write at most
 copies the iovecs' bytes, capped by the tree's caps before anything is copied), and returns
-a WASI errno; `_guest_program._wasi_shim` adds the deadline check and keeps exceptions out
-of wasmtime.
+a WASI errno; `hostcall.wasi_shim` (applied in `wasi.define_host_functions`) adds the
+deadline check and keeps exceptions out of wasmtime. The run's tree, memory and tool channel
+come from `hostcall.run_state`, its iovec lists from `hostcall.io_vectors`.
+
+- `FsCalls`: the shims, one method per WASI call (and the tool channel on `TOOLS_FD`).
+- `SIGNATURES`: each call's parameter types, and whether it takes the Caller.
 """
 
 from __future__ import annotations
@@ -15,7 +19,6 @@ from __future__ import annotations
 import struct
 import time
 from collections.abc import Callable
-from typing import Any
 
 import wasmtime
 
@@ -23,10 +26,9 @@ from .._fs import tree as vfs
 from .._fs.tree import FsError, MemoryFS
 from .._guest.bootstrap import TOOLS_FD
 from .._tools import ToolChannel
+from .hostcall import ERRNO_FAULT, ERRNO_SUCCESS, io_vectors, run_state
 from .view import GuestMemory, MemoryFault
 
-ERRNO_SUCCESS = 0
-ERRNO_FAULT = 21
 PRESTAT = struct.Struct("<BxxxI")
 FDSTAT = struct.Struct("<BxHxxxxQQ")
 FILESTAT = struct.Struct("<QQBxxxxxxxQQQQQ")
@@ -54,25 +56,21 @@ def _path(memory: GuestMemory, address: int, length: int) -> bytes:
 
 
 class FsCalls:
-    """The shims, bound to how they find the run's state (thread-local, set per run)."""
-
-    def __init__(self, state: Callable[[], Any], vectors: Callable[..., list[tuple[int, int]]]):
-        self._state = state  # -> the run state (`.fs`, `.memory`, `.closed`)
-        self._vectors = vectors  # (memory view, iovs, count) -> [(address, length)]
+    """The shims; each finds the run it serves in `run_state` (this thread's run)."""
 
     # -- helpers ---------------------------------------------------------------------------
     def _fs(self) -> MemoryFS:
-        fs: MemoryFS | None = self._state().fs
+        fs: MemoryFS | None = run_state.fs
         if fs is None:
             raise FsError(vfs.EBADF)
         return fs
 
     def _memory(self, caller: wasmtime.Caller) -> GuestMemory:
-        return GuestMemory(caller, self._state().memory)
+        return GuestMemory(caller, run_state.memory)
 
     def _stdio(self, fd: int) -> bool:
         if 0 <= fd <= 2:
-            if fd in self._state().closed:
+            if fd in run_state.closed:
                 raise FsError(vfs.EBADF)
             return True
         return False
@@ -168,7 +166,7 @@ class FsCalls:
         return self.fd_sync(fd)
 
     def fd_close(self, fd: int) -> int:
-        """For descriptors beyond stdio (stdio's close is `_guest_program._fd_close`)."""
+        """For descriptors beyond stdio (stdio's close is `wasi._fd_close`)."""
         return self._call(lambda: self._fs().close(fd))
 
     # -- bytes -------------------------------------------------------------------------
@@ -178,7 +176,7 @@ class FsCalls:
         fs = self._fs()
         memory = self._memory(caller)
         total = 0
-        for address, length in self._vectors(memory, iovs, count):
+        for address, length in io_vectors(memory, iovs, count):
             chunk = fs.read(fd, length, None if offset is None else offset + total)
             memory.write(address, chunk)
             total += len(chunk)
@@ -192,7 +190,7 @@ class FsCalls:
         fs = self._fs()
         memory = self._memory(caller)
         total = 0
-        for address, length in self._vectors(memory, iovs, count):
+        for address, length in io_vectors(memory, iovs, count):
             fs.check_write(fd, length, None if offset is None else offset + total)
             fs.write(fd, memory.read(address, length),
                      None if offset is None else offset + total)
@@ -222,7 +220,7 @@ class FsCalls:
         return self._call(body)
 
     def _channel(self) -> ToolChannel:
-        channel: ToolChannel | None = self._state().tools
+        channel: ToolChannel | None = run_state.tools
         if channel is None:
             raise FsError(vfs.EBADF)
         return channel
@@ -231,7 +229,7 @@ class FsCalls:
         """One write is one request; the tool runs now, its answer waits for the reads."""
         channel = self._channel()
         memory = self._memory(caller)
-        vectors = self._vectors(memory, iovs, count)
+        vectors = io_vectors(memory, iovs, count)
         total = sum(length for _, length in vectors)
         if total > channel.limits.max_bytes:
             channel.refuse_oversized(total)
@@ -243,7 +241,7 @@ class FsCalls:
         channel = self._channel()
         memory = self._memory(caller)
         total = 0
-        for address, length in self._vectors(memory, iovs, count):
+        for address, length in io_vectors(memory, iovs, count):
             chunk = channel.read(length)
             memory.write(address, chunk)
             total += len(chunk)

@@ -8,7 +8,7 @@ call has its own deadline, fuel and output caps; the memory cap covers the sessi
 A call that does not come back to rest (deadline, fuel, a wasm stack overflow, a crash,
 os._exit) leaves the interpreter between two instructions. It is never reused: the session
 is rebuilt from its checkpoint (the memory pages written since the runtime's image, taken
-after every call that came back, `_guest_memory`) in a fresh instance, and the result says
+after every call that came back, `_host.memory`) in a fresh instance, and the result says
 `session.rolled_back`. With `on_trap="close"` no checkpoint is kept (calls are cheaper)
 and such a call closes the session instead. The same memory state, compressed and signed
 or digested, is `snapshot()`; `Session.restore()` puts it into a fresh instance anywhere
@@ -33,7 +33,8 @@ from .._errors import InvalidRequestError, SandboxError
 from .._fs.tree import FileCaps, freeze, thaw
 from .._guest.bootstrap import MODE_SESSION
 from .._host.memory import MemoryStateError, apply, capture
-from .._host.program import GuestOutcome, LiveInstance
+from .._host.output import GuestOutcome
+from .._host.program import LiveInstance
 from .._models import MIB, ExecutionResult, Limits, SessionCall, TimeoutProfile
 from .._outcome import ResultBuilder
 from .._request import (

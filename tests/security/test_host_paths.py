@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 import sandbox_wasm as sw
 from sandbox_wasm._guest.bootstrap import MAX_FACTS
-from sandbox_wasm._host.program import GuestOutcome, classify_trap
+from sandbox_wasm._host.output import GuestOutcome
+from sandbox_wasm._host.program import classify_trap
 from sandbox_wasm._outcome import classify, extract_result_json_checked
 
 ROOT = Path(__file__).resolve().parents[2]
