@@ -123,7 +123,7 @@ def _check_file_name(name: str, where: str) -> None:
     if too_long:
         raise InvalidRequestError(
             f"file name {name!r} has a part longer than {MAX_NAME_BYTES} bytes", field=where)
-    # The tree's path rule (`_vfs`): every node's path is one the guest can look up.
+    # The tree's path rule (`_fs/tree.py`): every node's path is one the guest can look up.
     if path_bytes > MAX_PATH_BYTES:
         raise InvalidRequestError(
             f"file name {name!r} makes a path longer than {MAX_PATH_BYTES} bytes", field=where)

@@ -5,7 +5,7 @@
     /output/     what the guest writes here comes back in the result
     /tmp/        scratch: writable, then lost with the run (kept by a session)
 
-The WASI filesystem calls (`_wasi_fs`) are answered from this tree, so no path the guest
+The WASI filesystem calls (`_host/wasi_fs.py`) are answered from this tree, so no path the guest
 names can reach the host: there is nothing else to resolve against. Every host allocation a
 guest can cause is bounded (`FileCaps`): bytes per file and in all, nodes, open
 descriptors, directory entries read per call, path length and depth. A write that a cap

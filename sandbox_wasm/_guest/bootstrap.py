@@ -1302,7 +1302,7 @@ print(main(list(range(10))), "__class__", sorted(range(3), key=lambda v: -v))
 
 
 #: What an image's or the data runtime's init run reads (the wheels' files, their compiled
-#: modules, the list of what to preload), written by sandbox_wasm/_image_build.py or the
+#: modules, the list of what to preload), written by sandbox_wasm/_images/build.py or the
 #: build recipe; absent for the lean runtime.
 PACKAGES_CONFIG = "/init/image.json"
 PACKAGE_FINDER_SOURCE = "/init/package_finder.py"

@@ -1,6 +1,6 @@
 """Images: our CPython runtime with pure-Python packages baked in, pre-initialised with them.
 
-An image is built by `build_image` (`_image_build`, `wasm-exec image build`) from the
+An image is built by `build_image` (`_images/build.py`, `wasm-exec image build`) from the
 installed base runtime and a set of verified wheels, and written with a manifest next to it
 (`<image>.json`): its SHA-256, the base runtime's, the bootstrap's, the wheels (names and
 SHA-256) and the top-level packages. Loading one checks the manifest and then the file

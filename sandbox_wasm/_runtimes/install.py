@@ -97,7 +97,7 @@ def build_cache() -> Path:
 
 
 def _sha256(path: Path) -> str:
-    """SHA-256 read from the file every time (never the remembered hashes of `_artifacts`)."""
+    """SHA-256 read from the file every time (never the remembered hashes of `artifacts`)."""
     digest = hashlib.sha256()
     with path.open("rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):

@@ -12,7 +12,7 @@ deflate at a fixed level, and nothing from the machine that packed it.
 
 `wasm-exec runtime pack` and scripts/build_wheels.py pack; `wasm-exec runtime install
 --from WHEEL` unpacks one (checking every file against the inventory first); the library
-finds an installed runtime wheel by itself (`_artifacts.wheel_runtime_dir`).
+finds an installed runtime wheel by itself (`artifacts.wheel_runtime_dir`).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ before it, or HMAC-SHA256 with a key when the snapshot is signed: unsigned, it c
 corruption; signed, also deliberate edits by whoever does not hold the key. Neither is
 trusted for sizes: decoding checks every field, and holds what the snapshot carries to
 every cap of the session that receives it (memory; the filesystem's paths, areas,
-per-file and total bytes, node counts: `_vfs.check_layout`) on the header's word, before
+per-file and total bytes, node counts: `_fs.tree.check_layout`) on the header's word, before
 a byte of the body is inflated; the body then inflates part by part, never past what the
 header promised. Paths outside /input, /output and /tmp are refused, and so are writable
 nodes under /input. A snapshot restores only into a fresh instance under the session's
@@ -147,7 +147,7 @@ class OpenedSnapshot:
     def inflate(self, *, max_memory_bytes: int, caps: FileCaps) -> SessionImage:
         """The image, held to the restoring session's caps: memory within
         `max_memory_bytes`, the filesystem within `caps` (paths, areas, sizes, counts:
-        `_vfs.check_layout`). Every size is checked on the header's word before anything
+        `_fs.tree.check_layout`). Every size is checked on the header's word before anything
         is inflated, and the body inflates part by part, never past what the header
         promised, so a crafted snapshot cannot make the host allocate more than the caps."""
         fields = self.fields

@@ -162,7 +162,7 @@ def save_output_files(files: Mapping[str, bytes], directory: str, prefix: str) -
     link) already inside the directory can neither lead a write out of it nor have a file
     outside it overwritten through it. Names that are absolute or hold '.', '..', empty
     parts, NUL or a backslash are skipped, and so are names deeper or longer than the
-    guest's tree allows (`_vfs.MAX_DEPTH`, `MAX_PATH_BYTES`)."""
+    guest's tree allows (`_fs.tree.MAX_DEPTH`, `MAX_PATH_BYTES`)."""
     try:
         os.makedirs(directory, exist_ok=True)
         root = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)

@@ -108,7 +108,7 @@ def raises(exc: type[Exception]) -> Expect:
 NOT_FOUND = fails("FileNotFoundError")
 # Our CPython 3.13 build has no os.writev/os.readv: CPython's WASI configuration disables them
 # (config.site-wasm32-wasi, wasmtime issue 7830), so the guest cannot issue a vectored call
-# with more than one entry (the host bounds such calls all the same: `_wasi_fs`, IOV_MAX).
+# with more than one entry (the host bounds such calls all the same: `_host/wasi_fs.py`, IOV_MAX).
 NO_WRITEV = fails("AttributeError", message_has=("writev",))
 NO_READV = fails("AttributeError", message_has=("readv",))
 # On our runtime the guest's filesystem is the in-memory tree (sandbox_wasm/_fs/tree.py): a

@@ -75,7 +75,7 @@ def load_entry_point(spec: str) -> dict[str, Tool]:
 
 class GatewayTools:
     """The tools a gateway offers: given ones, those of entry points, and those of bridged
-    MCP servers (connected by `start`, closed by `close`; see `_mcp_bridge` for how their
+    MCP servers (connected by `start`, closed by `close`; see `bridge.mcp` for how their
     tools are named)."""
 
     def __init__(
