@@ -2,7 +2,7 @@
 into sandbox_wasm/_recipe/ so that an installed package's `wasm-exec runtime install` builds
 with the same stage keys (and so reuses the same build cache,
 ~/.cache/sandbox-wasm/cpython-wasi) as a checkout. build.py finds
-the guest bootstrap two levels up (sandbox_wasm/_guest.py), which holds in both layouts.
+the guest bootstrap two levels up (sandbox_wasm/_guest/bootstrap.py), which holds in both layouts.
 
 Everything else is configured in pyproject.toml.
 """

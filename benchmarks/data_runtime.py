@@ -27,7 +27,7 @@ from pathlib import Path
 from _timing import milliseconds, summary
 
 import sandbox_wasm as sw
-from sandbox_wasm._artifacts import python_runtime_file
+from sandbox_wasm._runtimes.artifacts import python_runtime_file
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_NATIVE = Path.home() / ".cache" / "sandbox-wasm" / "data-corpus-venv" / "bin" / "python"

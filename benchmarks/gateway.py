@@ -25,8 +25,8 @@ from _timing import percentile, summary
 from load_check import TRIVIAL, Connection, drive, free_port, wait_for_server
 
 import sandbox_wasm as sw
-from sandbox_wasm.server._pool import WorkerPool
-from sandbox_wasm.server._schemas import SafeExecRequest
+from sandbox_wasm.server.http.schemas import SafeExecRequest
+from sandbox_wasm.server.ops.pool import WorkerPool
 
 HERE = Path(__file__).resolve().parent
 BODY = {"code": "print(1)"}

@@ -7,6 +7,7 @@ no network, no environment, a deadline, a fuel budget and a memory cap (the guar
 import importlib
 import typing
 
+from ._audit.policy import BALANCED_POLICY, REPORT_ONLY_POLICY, STRICT_POLICY, AuditPolicy
 from ._errors import (
     InvalidRequestError,
     RuntimeIntegrityError,
@@ -31,20 +32,19 @@ from ._models import (
     TimeoutProfile,
     ToolCall,
 )
-from ._policy import BALANCED_POLICY, REPORT_ONLY_POLICY, STRICT_POLICY, AuditPolicy
 from ._sandbox import Sandbox, audit, execute
 from ._version import __version__
 
 if typing.TYPE_CHECKING:
-    from ._session import Session, SessionClosedError
-    from ._session_snapshot import SnapshotError
+    from ._session.session import Session, SessionClosedError
+    from ._session.snapshot import SnapshotError
     from .batch import BatchResult, InvalidRequest, execute_many
 
 # Imported on first use (PEP 562), so that `import sandbox_wasm` and a first `execute()`
 # do not pay for sessions and batches: a new process's start-up is part of its latency.
 _LAZY = {
-    "Session": "._session", "SessionClosedError": "._session",
-    "SnapshotError": "._session_snapshot",
+    "Session": "._session.session", "SessionClosedError": "._session.session",
+    "SnapshotError": "._session.snapshot",
     "BatchResult": ".batch", "InvalidRequest": ".batch", "execute_many": ".batch",
 }
 

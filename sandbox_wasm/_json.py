@@ -32,6 +32,7 @@ def clean_json_value(value: object) -> object:
     stack: list[tuple[object, object]] = [(root, 0)]
     while stack:
         container, key = stack.pop()
+        # Each pair is a list with an index or a dict with one of its keys.
         item = container[key]  # type: ignore[index]
         if isinstance(item, str):
             container[key] = clean_text(item)  # type: ignore[index]

@@ -190,7 +190,7 @@ class EffectiveLimits(ResultModel):
 
 
 @functools.lru_cache(maxsize=256)
-def _effective_limit_fields(limits: Limits) -> dict[str, int]:
+def _effective_limit_fields(limits: Limits) -> dict[str, Any]:
     # Limits are frozen: validated once per distinct Limits, on every execution's path.
     return EffectiveLimits(**{**limits.model_dump(), "fuel": limits.effective_fuel}).model_dump()
 

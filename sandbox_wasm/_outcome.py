@@ -13,14 +13,14 @@ import functools
 import json
 import uuid
 from collections.abc import Collection
+from typing import Any
 
 from pydantic import BaseModel
 
-from . import _javascript as javascript
-from ._artifacts import RuntimeFile, wasmtime_version
-from ._audit import build_report, parse_audit_answer
-from ._guest import MAX_ERROR_MESSAGE_CHARS, MAX_ERROR_TYPE_CHARS, MAX_RUNTIME_FINDINGS
-from ._guest_program import GuestOutcome
+from ._audit.policy import AuditPolicy
+from ._audit.report import build_report, parse_audit_answer
+from ._guest.bootstrap import MAX_ERROR_MESSAGE_CHARS, MAX_ERROR_TYPE_CHARS, MAX_RUNTIME_FINDINGS
+from ._host.output import GuestOutcome
 from ._json import clean_json_value, clean_text, loads_strict_json
 from ._models import (
     MIB,
@@ -37,8 +37,9 @@ from ._models import (
     Status,
     ToolCall,
 )
-from ._policy import AuditPolicy
 from ._request import audit_budget
+from ._runtimes import javascript
+from ._runtimes.artifacts import RuntimeFile, wasmtime_version
 
 #: A guest that stops abnormally (not a caught MemoryError) with less than this left under
 #: its memory cap is taken to have died of the cap: CPython aborts when a small allocation
@@ -52,7 +53,7 @@ def runtime_info(runtime: RuntimeFile) -> RuntimeInfo:
 
 
 @functools.lru_cache(maxsize=64)
-def _runtime_fields(runtime: RuntimeFile) -> dict[str, object]:
+def _runtime_fields(runtime: RuntimeFile) -> dict[str, Any]:
     # Validated once per runtime file: it is on every execution's path.
     return RuntimeInfo(name=runtime.name, version=runtime.version, sha256=runtime.sha256,
                        wasmtime=wasmtime_version()).model_dump()

@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from pydantic import ValidationError
 
 from ._errors import InvalidRequestError, SourceTooLargeError
+from ._fs.tree import MAX_PATH_BYTES
 from ._models import MIB, TIMEOUT_PROFILES, Language, Limits, TimeoutProfile
-from ._vfs import MAX_PATH_BYTES
 
 LANGUAGES: tuple[Language, ...] = ("python", "javascript")
 
@@ -65,7 +65,9 @@ MAX_INPUT_DEPTH = 16
 MAX_NAME_BYTES = 255
 
 
-def coerce_files(files: Mapping[str, bytes | str] | None, max_bytes: int) -> dict[str, bytes]:
+def coerce_files(
+    files: Mapping[str, bytes | bytearray | memoryview | str] | None, max_bytes: int,
+) -> dict[str, bytes]:
     """Validate input files: relative names of plain components (no `.`, `..`, empty parts,
     NUL or backslash), bytes or UTF-8 text, at most MAX_INPUT_FILES and `max_bytes` in all.
     Each refusal names the file ("files.<name>")."""
@@ -121,7 +123,7 @@ def _check_file_name(name: str, where: str) -> None:
     if too_long:
         raise InvalidRequestError(
             f"file name {name!r} has a part longer than {MAX_NAME_BYTES} bytes", field=where)
-    # The tree's path rule (`_vfs`): every node's path is one the guest can look up.
+    # The tree's path rule (`_fs/tree.py`): every node's path is one the guest can look up.
     if path_bytes > MAX_PATH_BYTES:
         raise InvalidRequestError(
             f"file name {name!r} makes a path longer than {MAX_PATH_BYTES} bytes", field=where)
@@ -145,7 +147,7 @@ def check_language(language: object) -> Language:
             f"unsupported language {language!r} (expected 'python' or 'javascript')",
             field="language",
         )
-    return language  # type: ignore[return-value]
+    return language
 
 
 def resolve_limits(

@@ -1,8 +1,8 @@
 """The Sandbox: request -> audit -> sandbox run -> result, for Python and JavaScript.
 
 `execute()` reads top to bottom: the request is validated (`_request`), the policy named
-(`_policy`), the guest program run once in a fresh instance that audits and then runs
-(`_guest_program`), and the outcome turned into a result (`_outcome`).
+(`_audit.policy`), the guest program run once in a fresh instance that audits and then runs
+(`_host.program`), and the outcome turned into a result (`_outcome`).
 """
 
 from __future__ import annotations
@@ -15,19 +15,22 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from . import _javascript as javascript
-from ._artifacts import (
-    file_sha256,
-    javascript_runtime_file,
-    python_runtime_file,
-    python_variant,
-    runtime_dir,
+from ._audit.policy import (
+    DEFAULT_POLICY,
+    AuditPolicy,
+    PolicyLike,
+    allowing_modules,
+    image_policy_line,
+    policy_line,
+    resolve_policy,
 )
-from ._audit import build_report, parse_audit_answer
-from ._engine import engine_host
+from ._audit.report import build_report, parse_audit_answer
 from ._errors import InvalidRequestError, SandboxClosedError, SandboxError
-from ._guest import MODE_AUDIT, MODE_EXEC, REST_OPTION, TOOLS_OPTION
-from ._guest_program import GuestProgram, run_time_left
+from ._fs.tree import FileCaps, MemoryFS
+from ._guest.bootstrap import MODE_AUDIT, MODE_EXEC, REST_OPTION, TOOLS_OPTION
+from ._host.engine import engine_host
+from ._host.hostcall import run_time_left
+from ._host.program import GuestProgram
 from ._models import (
     AuditReport,
     ExecutionResult,
@@ -37,15 +40,6 @@ from ._models import (
     TimeoutProfile,
 )
 from ._outcome import ResultBuilder, runtime_info
-from ._policy import (
-    DEFAULT_POLICY,
-    AuditPolicy,
-    PolicyLike,
-    allowing_modules,
-    image_policy_line,
-    policy_line,
-    resolve_policy,
-)
 from ._request import (
     audit_budget,
     check_language,
@@ -53,11 +47,18 @@ from ._request import (
     coerce_source,
     resolve_limits,
 )
+from ._runtimes import javascript
+from ._runtimes.artifacts import (
+    file_sha256,
+    javascript_runtime_file,
+    python_runtime_file,
+    python_variant,
+    runtime_dir,
+)
 from ._tools import Tool, ToolChannel, ToolLimits, ToolsLike, build_tools, manifest_line
-from ._vfs import FileCaps, MemoryFS
 
 if TYPE_CHECKING:
-    from ._image import Image, ImageManifest
+    from ._images.image import Image, ImageManifest
 
 # A snapshot was started (with the guest bootstrap) at build time and only needs stdin.
 SNAPSHOT_ARGV = ["python"]
@@ -94,7 +95,7 @@ class Sandbox:
         self,
         *,
         policy: PolicyLike | None = None,
-        limits: Limits | dict[str, object] | None = None,
+        limits: Limits | Mapping[str, object] | None = None,
         timeout_ms: int | None = None,
         memory_mb: int | None = None,
         profile: TimeoutProfile | str | None = None,
@@ -114,7 +115,7 @@ class Sandbox:
                                       field="image")
         self._image: Image | None = None
         if image is not None:
-            from ._image import load_image  # here: images are rare, and import time counts
+            from ._images.image import load_image  # here: images are rare, and import time counts
 
             self._image = load_image(image)
         self._image_packages = frozenset(
@@ -236,7 +237,7 @@ class Sandbox:
         language: Language = "python",
         timeout_ms: int | None = None,
         memory_mb: int | None = None,
-        limits: Limits | dict[str, object] | None = None,
+        limits: Limits | Mapping[str, object] | None = None,
         profile: TimeoutProfile | str | None = None,
         policy: PolicyLike | None = None,
         files: Mapping[str, bytes | str] | None = None,
@@ -298,6 +299,7 @@ class Sandbox:
         calls release the GIL)."""
         import asyncio  # here, not at the top: `import sandbox_wasm` stays fast
 
+        # `options` are execute()'s keywords, checked there as they are on a direct call.
         return await asyncio.to_thread(self.execute, code, **options)  # type: ignore[arg-type]
 
     # -- audit only ----------------------------------------------------------------------
@@ -431,7 +433,7 @@ def execute(
     language: Language = "python",
     timeout_ms: int | None = None,
     memory_mb: int | None = None,
-    limits: Limits | dict[str, object] | None = None,
+    limits: Limits | Mapping[str, object] | None = None,
     profile: TimeoutProfile | str | None = None,
     policy: PolicyLike | None = None,
     files: Mapping[str, bytes | str] | None = None,

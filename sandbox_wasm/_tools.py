@@ -1,13 +1,14 @@
 """Host tools the guest can call ("code mode"): Python callables (sync or async) offered to
 the guest as the functions of a `tools` module, with their names, signatures and docstrings.
 
-A call crosses as JSON through the guest's tool channel (`_guest.TOOLS_FD`, answered by
-the host: `_wasi_fs`): the guest's stub writes {"tool", "args", "kwargs"}; the host binds the
-arguments to the function's signature (TypeError on a mismatch), validates them against its
-type hints with pydantic (ValueError with the validation message), runs the tool in a
-worker thread (an async one on the tools' event loop) under the call's time limit and the
-run's deadline, and answers {"result"} or {"error": {"type", "message"}} (the exception's
-type name and message; no host traceback, no host paths beyond what the message says).
+A call crosses as JSON through the guest's tool channel (`_guest/bootstrap.py` TOOLS_FD,
+answered by the host: `_host/wasi_fs.py`): the guest's stub writes {"tool", "args",
+"kwargs"}; the host binds the arguments to the function's signature (TypeError on a
+mismatch), validates them against its type hints with pydantic (ValueError with the
+validation message), runs the tool in a worker thread (an async one on the tools' event
+loop) under the call's time limit and the run's deadline, and answers {"result"} or
+{"error": {"type", "message"}} (the exception's type name and message; no host traceback, no
+host paths beyond what the message says).
 Per run: at most `max_tool_calls` calls, `max_tool_bytes` per request and per answer; a tool
 that overruns its time is abandoned (an async one cancelled) and the guest gets a
 TimeoutError; the run's own deadline keeps running while a tool works.
@@ -82,8 +83,9 @@ def tool_from_callable(function: Callable[..., Any], name: str | None = None) ->
     if not callable(function):
         raise InvalidRequestError(f"a tool must be callable, not {type(function).__name__}",
                                   field="tools")
-    tool_name = name or getattr(function, "__name__", "")
-    _check_name(tool_name, "tool name")
+    own_name: str = getattr(function, "__name__", "")
+    tool_name = name or own_name
+    check_name(tool_name, "tool name")
     try:
         signature = inspect.signature(function)
     except (TypeError, ValueError) as error:
@@ -109,7 +111,7 @@ def tool_from_callable(function: Callable[..., Any], name: str | None = None) ->
     return tool
 
 
-def _check_name(name: str, what: str) -> None:
+def check_name(name: str, what: str) -> None:
     if not _NAME.match(name) or keyword.iskeyword(name) or name in ("ToolError",):
         raise InvalidRequestError(
             f"{what} {name!r} must be an identifier of at most 64 characters, not starting "
@@ -117,7 +119,7 @@ def _check_name(name: str, what: str) -> None:
 
 
 def _param(tool_name: str, parameter: inspect.Parameter) -> Param:
-    _check_name(parameter.name, f"parameter of tool {tool_name!r}")
+    check_name(parameter.name, f"parameter of tool {tool_name!r}")
     default_json = None
     has_default = parameter.default is not inspect.Parameter.empty
     if has_default:

@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from ._audit.policy import STRICT_POLICY, AuditPolicy
 from ._errors import InvalidRequestError, SandboxError
 from ._models import AuditReport, ExecutionResult, Finding, Language, Limits, ResultModel
-from ._policy import STRICT_POLICY, AuditPolicy
 from ._request import validate_limits
 from ._sandbox import Sandbox
 

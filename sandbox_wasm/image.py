@@ -18,10 +18,10 @@ Example:
 """
 
 from ._errors import ImageBuildError, WheelError
-from ._image import ImageManifest, ImageWheel, manifest_path, verify_image
-from ._image_build import build_image, wheels_in
+from ._images.build import build_image, wheels_in
+from ._images.image import ImageManifest, ImageWheel, manifest_path, verify_image
+from ._images.wheel import Wheel, read_wheel
 from ._sandbox import image_sandbox
-from ._wheel import Wheel, read_wheel
 
 __all__ = [
     "ImageBuildError",

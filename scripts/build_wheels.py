@@ -28,9 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sandbox_wasm._artifacts import runtime_dir  # noqa: E402
 from sandbox_wasm._errors import SandboxError  # noqa: E402
-from sandbox_wasm._runtime_wheel import RUNTIME_WHEELS, pack_wheel, wheels_to_pack  # noqa: E402
+from sandbox_wasm._runtimes.artifacts import runtime_dir  # noqa: E402
+from sandbox_wasm._runtimes.wheel import RUNTIME_WHEELS, pack_wheel, wheels_to_pack  # noqa: E402
 
 #: The time stamp of every file in the package wheel (1980-01-01, the earliest a zip holds).
 SOURCE_DATE_EPOCH = "315532800"

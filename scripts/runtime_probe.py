@@ -6,7 +6,7 @@
 
 The kind is detected from the exports: a module exporting `sandbox_resume` is a
 pre-initialised snapshot (called with no argv); otherwise `_start` is run with
-argv `python -I -S -u -c <sandbox_wasm/_guest.py>`. Both read the request from stdin.
+argv `python -I -S -u -c <sandbox_wasm/_guest/bootstrap.py>`. Both read the request from stdin.
 `proc_exit` is shadowed (as the library does): the exit code is recorded and the guest then
 traps with UNREACHABLE. Columns: outcome (exit code or trap code), fuel consumed, wall time
 of instantiate + run, C stack high-water mark (bytes, from the lowest non-zero byte of the
@@ -26,7 +26,7 @@ import wasmtime
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from sandbox_wasm._artifacts import GUEST_FILE as BOOT  # noqa: E402
+from sandbox_wasm._runtimes.artifacts import GUEST_FILE as BOOT  # noqa: E402
 
 PAGE = 65536
 PLAIN_STACK_TOP = 524288  # pinned python.wasm: the stock stack is [0, 512 KiB)

@@ -43,7 +43,7 @@ from functools import cache
 from pathlib import Path, PurePosixPath
 
 import sandbox_wasm as sw
-from sandbox_wasm._artifacts import cache_dir
+from sandbox_wasm._runtimes.artifacts import cache_dir
 
 HERE = Path(__file__).resolve().parent
 

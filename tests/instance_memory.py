@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import ctypes
 
-from sandbox_wasm._guest_memory import memory_address
-from sandbox_wasm._guest_program import LiveInstance
+from sandbox_wasm._host.memory import memory_address
+from sandbox_wasm._host.program import LiveInstance
 
 
 def memory_of(instance: LiveInstance) -> bytes:

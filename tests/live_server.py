@@ -13,8 +13,8 @@ import httpx
 import uvicorn
 
 import sandbox_wasm as sw
-from sandbox_wasm.server._http import create_app
-from sandbox_wasm.server._settings import GatewaySettings
+from sandbox_wasm.server.http.app import create_app
+from sandbox_wasm.server.settings import GatewaySettings
 
 
 class LiveServer:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import sandbox_wasm as sw
-from sandbox_wasm._policy import judge_import
+from sandbox_wasm._audit.policy import judge_import
 
 
 def _names(report: sw.AuditReport) -> set[tuple[str, str]]:

@@ -99,9 +99,10 @@ def test_the_toolchain_stage_needs_no_root(user_dir: Path) -> None:
     # scripts/cpython_wasi/ and the guest files its keys name, in the same layout.
     repo = user_dir / "repo"
     shutil.copytree(RECIPE, repo / "scripts" / "cpython_wasi")
-    (repo / "sandbox_wasm").mkdir()
-    for name in ("_guest.py", "_package_finder.py"):
-        shutil.copyfile(RECIPE.parent.parent / "sandbox_wasm" / name, repo / "sandbox_wasm" / name)
+    (repo / "sandbox_wasm" / "_guest").mkdir(parents=True)
+    for name in ("bootstrap.py", "package_finder.py"):
+        shutil.copyfile(RECIPE.parent.parent / "sandbox_wasm" / "_guest" / name,
+                        repo / "sandbox_wasm" / "_guest" / name)
     for path in (repo, *repo.rglob("*")):
         path.chmod(0o755 if path.is_dir() else 0o644)
     python = shutil.which("python3", path="/usr/bin:/bin") or sys.executable

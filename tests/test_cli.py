@@ -85,6 +85,10 @@ def test_audit_subcommand(tmp_path: Path) -> None:
     [
         pytest.param(["missing.py"], "no such file", id="missing-file"),
         pytest.param(["examples"], "is a directory", id="directory"),
+        pytest.param(["print('hi')"], "no such file (to run code given on the command line, "
+                     "use -c CODE)", id="code-as-script"),
+        pytest.param(["print(1)\n" * 100], "cannot read (File name too long) (to run code",
+                     id="long-code-as-script"),
         pytest.param(["--bogus", "x.py"], "unrecognized arguments", id="bad-flag"),
         pytest.param(["--timeout-ms", "abc", "x.py"], "invalid int value", id="bad-int"),
         pytest.param(["--timeout-ms", "0", "-c", "pass"], "timeout_ms", id="out-of-range"),
@@ -125,7 +129,7 @@ def test_missing_runtime_exit_70(tmp_path: Path) -> None:
 
 
 def test_tampered_runtime_exit_70_without_a_warning(tmp_path: Path) -> None:
-    from sandbox_wasm._artifacts import runtime_dir
+    from sandbox_wasm._runtimes.artifacts import runtime_dir
 
     shutil.copytree(runtime_dir() / "cpython313", tmp_path / "cpython313")
     snapshot = tmp_path / "cpython313" / "python-snapshot.wasm"

@@ -39,7 +39,7 @@ def test_nothing_else_public_is_exposed() -> None:
 
 
 def test_lazy_names_are_the_real_objects() -> None:
-    from sandbox_wasm._session import Session
+    from sandbox_wasm._session.session import Session
     from sandbox_wasm.batch import execute_many
 
     assert sw.Session is Session and sw.execute_many is execute_many

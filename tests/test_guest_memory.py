@@ -15,7 +15,7 @@ import wasmtime
 from instance_memory import memory_of
 
 import sandbox_wasm as sw
-from sandbox_wasm._guest_memory import (
+from sandbox_wasm._host.memory import (
     OS_PAGE,
     MemoryReset,
     _pagemap,
@@ -25,7 +25,7 @@ from sandbox_wasm._guest_memory import (
     memory_address,
     thread_faults,
 )
-from sandbox_wasm._guest_program import GuestProgram, LiveInstance
+from sandbox_wasm._host.program import GuestProgram, LiveInstance
 from sandbox_wasm._models import MIB
 
 
@@ -144,7 +144,7 @@ def test_pagemap_is_trusted_only_when_it_tells_a_written_page() -> None:
 def test_a_scan_that_finds_no_written_page_is_not_believed(
     program: GuestProgram, instance: LiveInstance, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import sandbox_wasm._guest_memory as guest_memory
+    import sandbox_wasm._host.memory as guest_memory
 
     monkeypatch.setattr(guest_memory, "written_ranges", lambda address, size: [])
     reset = MemoryReset(*program.pristine_memory(), max_bytes=1 << 30)

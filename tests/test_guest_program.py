@@ -11,7 +11,7 @@ import pytest
 from instance_memory import memory_of
 
 import sandbox_wasm as sw
-from sandbox_wasm._guest_program import MAX_RESET_BYTES, GuestProgram, LiveInstance
+from sandbox_wasm._host.program import MAX_RESET_BYTES, GuestProgram, LiveInstance
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ import pytest
 from wheels import TABULATE_SHA256, TABULATE_TABLE, TABULATE_VERSION, make_wheel, tabulate_wheel
 
 import sandbox_wasm as sw
-from sandbox_wasm._artifacts import file_sha256, python_runtime_file
+from sandbox_wasm._runtimes.artifacts import file_sha256, python_runtime_file
 from sandbox_wasm.image import (
     ImageManifest,
     build_image,
@@ -254,7 +254,9 @@ def test_the_bootstrap_reads_what_the_image_builder_writes(tmp_path: Path) -> No
     """The image's init is the bootstrap's own (`_install_init_packages`): the names of the
     files it reads in /init and the policy lines it answers are those the host writes and
     sends."""
-    from sandbox_wasm import _guest, _image_build, _policy
+    from sandbox_wasm._audit import policy as _policy
+    from sandbox_wasm._guest import bootstrap as _guest
+    from sandbox_wasm._images import build as _image_build
 
     init = tmp_path / "init"
     parts = {name: tmp_path / name for name in ("stdlib.blob", "stdlib_finder.py")}

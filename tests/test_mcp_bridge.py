@@ -26,8 +26,8 @@ from mcp.types import Tool as McpTool
 from test_server_mcp import StdioMcp
 
 import sandbox_wasm as sw
-from sandbox_wasm.server._gateway_tools import ToolConfigError, signature_text
-from sandbox_wasm.server._mcp_bridge import BridgeError, McpBridge, McpServerSpec, mcp_tool
+from sandbox_wasm.server.bridge.mcp import BridgeError, McpBridge, McpServerSpec, mcp_tool
+from sandbox_wasm.server.bridge.tools import ToolConfigError, signature_text
 
 TESTS = Path(__file__).resolve().parent
 CATALOG = TESTS / "mcp_catalog_server.py"

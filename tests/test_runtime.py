@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 import sandbox_wasm as sw
-from sandbox_wasm import _artifacts, _engine
-from sandbox_wasm._artifacts import QUICKJS_WASM_NAME, QUICKJS_WASM_SHA256, runtime_dir
+from sandbox_wasm._host import engine as _engine
+from sandbox_wasm._runtimes import artifacts as _artifacts
+from sandbox_wasm._runtimes.artifacts import QUICKJS_WASM_NAME, QUICKJS_WASM_SHA256, runtime_dir
 
 
 @pytest.fixture(scope="module")
@@ -241,8 +242,8 @@ def test_requests_of_every_size_reach_the_guest_whole(python_runtime: str, size:
 def test_a_trivial_run_does_not_grow_the_guests_memory() -> None:
     """A run pays for each page it touches: `print('hi')` must fit in the snapshot's memory
     (the bootstrap once read its request into a 4 MiB buffer, growing every run by 4 MiB)."""
-    from sandbox_wasm._guest import MODE_EXEC
-    from sandbox_wasm._policy import policy_line
+    from sandbox_wasm._audit.policy import policy_line
+    from sandbox_wasm._guest.bootstrap import MODE_EXEC
     from sandbox_wasm._request import audit_budget
 
     box = sw.Sandbox(python_runtime="cpython313")

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from sandbox_wasm._artifacts import runtime_dir
-from sandbox_wasm._runtime_install import build_cache
-from sandbox_wasm._runtime_wheel import RUNTIME_WHEELS, pack_wheel
+from sandbox_wasm._runtimes.artifacts import runtime_dir
+from sandbox_wasm._runtimes.install import build_cache
+from sandbox_wasm._runtimes.wheel import RUNTIME_WHEELS, pack_wheel
 from sandbox_wasm.cli import main
 
 REPO = Path(__file__).resolve().parent.parent

@@ -20,8 +20,8 @@ import pytest
 from live_server import LiveServer, error_of, serve
 
 import sandbox_wasm as sw
-from sandbox_wasm.server._auth import hash_key
-from sandbox_wasm.server._settings import ConfigFileError, load_settings
+from sandbox_wasm.server.ops.auth import hash_key
+from sandbox_wasm.server.settings import ConfigFileError, load_settings
 
 SAFE_EXEC = "/v1/tools/safe-exec"
 SAFE_EXEC_ASYNC = "/v1/tools/safe-exec/async"

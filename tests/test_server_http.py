@@ -22,7 +22,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 import sandbox_wasm as sw
 from sandbox_wasm.server import InMemoryJobStore
-from sandbox_wasm.server._pool import PoolSaturated, WorkerPool
+from sandbox_wasm.server.ops.pool import PoolSaturated, WorkerPool
 
 SAFE_EXEC = "/v1/tools/safe-exec"
 SAFE_EXEC_ASYNC = "/v1/tools/safe-exec/async"

@@ -20,10 +20,10 @@ import httpx
 import pytest
 from test_server_redis import RedisServer, free_port
 
-from sandbox_wasm._system import usable_cpus
+from sandbox_wasm._runtimes.system import usable_cpus
 from sandbox_wasm.server import GatewaySettings
-from sandbox_wasm.server._auth import hash_key
-from sandbox_wasm.server._processes import settings_json
+from sandbox_wasm.server.ops.auth import hash_key
+from sandbox_wasm.server.ops.processes import settings_json
 
 SAFE_EXEC = "/v1/tools/safe-exec"
 

@@ -25,8 +25,8 @@ from live_server import LiveServer, error_of
 import sandbox_wasm as sw
 from sandbox_wasm.cli.serve import main as serve_main
 from sandbox_wasm.server import GatewaySettings, InMemoryJobStore, create_app, settings_from_env
-from sandbox_wasm.server._auth import hash_key
-from sandbox_wasm.server._redis_jobs import RedisJobStore
+from sandbox_wasm.server.ops.auth import hash_key
+from sandbox_wasm.server.state.redis_jobs import RedisJobStore
 
 SAFE_EXEC = "/v1/tools/safe-exec"
 SAFE_EXEC_ASYNC = "/v1/tools/safe-exec/async"

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import sandbox_wasm as sw
-from sandbox_wasm._session_snapshot import DIGEST_BYTES, MAGIC
+from sandbox_wasm._session.snapshot import DIGEST_BYTES, MAGIC
 
 SESSION_RUNTIME = "cpython313"
 

@@ -9,8 +9,8 @@ import json
 import pytest
 
 import sandbox_wasm as sw
-from sandbox_wasm._guest import BALANCED_TABLES, STRICT_TABLES
-from sandbox_wasm._stdlib import ALLOWED, BLOCKED, BLOCKED_SUBMODULES, STDLIB_313
+from sandbox_wasm._audit.stdlib import ALLOWED, BLOCKED, BLOCKED_SUBMODULES, STDLIB_313
+from sandbox_wasm._guest.bootstrap import BALANCED_TABLES, STRICT_TABLES
 
 
 def _stdlib_of(python_runtime: str) -> set[str]:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import sandbox_wasm as sw
-from sandbox_wasm._vfs import FileCaps, MemoryFS, freeze, thaw
+from sandbox_wasm._fs.tree import FileCaps, MemoryFS, freeze, thaw
 
 
 @pytest.fixture(scope="module")
@@ -244,7 +244,7 @@ def test_whatever_the_operations_build_freezes_and_thaws() -> None:
     # path, so any tree a guest builds is one a checkpoint or snapshot restores.
     import random
 
-    from sandbox_wasm import _vfs as vfs
+    from sandbox_wasm._fs import tree as vfs
 
     def deep(choices: list[str], rng: random.Random) -> str:
         return max(rng.sample(choices, min(3, len(choices))), key=lambda d: d.count("/"))

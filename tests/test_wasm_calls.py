@@ -13,7 +13,7 @@ import pytest
 import wasmtime
 
 import sandbox_wasm as sw
-from sandbox_wasm import _wasm_calls
+from sandbox_wasm._host import calls as _wasm_calls
 
 
 def test_the_private_api_has_the_shape_we_rely_on() -> None:
@@ -89,7 +89,7 @@ def test_fast_host_functions_refuse_results_they_cannot_write() -> None:
 
 def test_the_public_api_fallback_runs_the_same() -> None:
     code = (
-        "import sandbox_wasm as sw, sandbox_wasm._wasm_calls as c\n"
+        "import sandbox_wasm as sw, sandbox_wasm._host.calls as c\n"
         "r = sw.execute(\"import time\\nprint('hi', time.time() > 0)\")\n"
         "t = sw.execute('while True: pass', timeout_ms=300)\n"
         "print(c.FAST_CALLS, r.status, repr(r.stdout), t.status)\n"

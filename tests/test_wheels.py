@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox_wasm._runtime_wheel import read_inventory, wheel_filename
+from sandbox_wasm._runtimes.wheel import read_inventory, wheel_filename
 
 REPO = Path(__file__).resolve().parent.parent
 NOBODY = 65534

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox_wasm._artifacts import cache_dir
+from sandbox_wasm._runtimes.artifacts import cache_dir
 
 TABULATE_VERSION = "0.9.0"
 TABULATE_WHEEL = f"tabulate-{TABULATE_VERSION}-py3-none-any.whl"

@@ -81,7 +81,7 @@ def _read_body(stream: Any) -> bytes | None:
 
 def _read_frame(stream: Any) -> dict[str, Any] | None:
     body = _read_body(stream)
-    return None if body is None else json.loads(body)  # type: ignore[no-any-return]
+    return None if body is None else json.loads(body)
 
 
 def worker_main() -> None:
@@ -191,10 +191,12 @@ class LocalPool:
         with contextlib.suppress(queue.Empty):
             while True:
                 got.append(self._results.get_nowait())
+        results: list[tuple[int, BatchResult]] = []
         for item in got:
             if isinstance(item, _Fatal):
                 raise item.error
-        return got  # type: ignore[return-value]
+            results.append(item)
+        return results
 
     def close(self, abort: bool) -> None:
         self._closing = True
@@ -266,7 +268,8 @@ class LocalPool:
             worker.process.wait(timeout=10)
         for stream in (worker.process.stdin, worker.process.stdout):
             with contextlib.suppress(OSError):
-                stream.close()  # type: ignore[union-attr]
+                if stream is not None:  # always: stdin and stdout are pipes
+                    stream.close()
         with self._lock:
             if worker in self._workers:
                 self._workers.remove(worker)
@@ -318,7 +321,8 @@ class LocalPool:
         finally:
             if worker is not None:
                 with contextlib.suppress(OSError):
-                    worker.process.stdin.close()  # type: ignore[union-attr]
+                    if worker.process.stdin is not None:  # always: a pipe
+                        worker.process.stdin.close()
                 try:
                     worker.process.wait(timeout=10)
                 except subprocess.TimeoutExpired:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from typing import Any, Literal
 
-from .._artifacts import python_variant
+from .._audit.policy import DEFAULT_POLICY, AuditPolicy, PolicyLike, resolve_policy
 from .._errors import InvalidRequestError
 from .._models import Limits, TimeoutProfile
-from .._policy import DEFAULT_POLICY, AuditPolicy, PolicyLike, resolve_policy
 from .._request import resolve_limits
-from .._system import usable_cpus
+from .._runtimes.artifacts import python_variant
+from .._runtimes.system import usable_cpus
 from ._items import BatchResult, InvalidRequest, Job, RequestLike, prepare
 from ._local import LocalPool
 from ._ray import RayPool, connect_ray, import_ray
@@ -94,7 +94,7 @@ def run_prepared(
     policy: AuditPolicy,
     max_pending: int | None,
     runtime: str | None = None,
-) -> Iterator[BatchResult]:
+) -> Generator[BatchResult, None, None]:
     """`execute_many` on already prepared items (the CLI makes its own per-line errors)."""
     pool: Pool
     setup = worker_setup(policy, runtime)

@@ -11,9 +11,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from .._audit.policy import AuditPolicy
 from .._errors import InvalidRequestError, SandboxError
 from .._models import ErrorInfo, ExecutionResult, RuntimeInfo
-from .._policy import AuditPolicy
 from .._sandbox import Sandbox
 from ._items import BatchResult, Job, RuntimeBook, internal_error, invalid
 

@@ -17,6 +17,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from ._common import UsageError, report_failure
 
@@ -35,7 +36,7 @@ SUBCOMMANDS = {
 _NEEDS_SERVER_EXTRA = ("serve", "mcp")
 
 
-def _subcommand(name: str) -> object:
+def _subcommand(name: str) -> ModuleType:
     try:
         return importlib.import_module(SUBCOMMANDS[name])
     except ImportError as exc:
@@ -54,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rest = argv[1:] if argv and argv[0] in SUBCOMMANDS else argv
     try:
         module = _subcommand(name)
-        return int(module.main(rest))  # type: ignore[attr-defined]
+        return int(module.main(rest))
     except (Exception, KeyboardInterrupt) as exc:
         # Subcommands with their own prefix report their errors themselves; what reaches
         # here is mapped by the one table (and anything it does not know is re-raised).

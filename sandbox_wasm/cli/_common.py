@@ -13,8 +13,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, NoReturn
 
-from .._artifacts import RUNTIME_NAMES
+from .._audit.policy import DEFAULT_POLICY, PRESETS, REPORT_ONLY_POLICY, AuditPolicy
 from .._errors import InvalidRequestError, SandboxError
+from .._fs.tree import MAX_DEPTH, MAX_PATH_BYTES
 from .._models import (
     INVALID_REQUEST_EXIT_CODE,
     STATUS_EXIT_CODES,
@@ -22,9 +23,8 @@ from .._models import (
     ExecutionResult,
     Limits,
 )
-from .._policy import DEFAULT_POLICY, PRESETS, REPORT_ONLY_POLICY, AuditPolicy
 from .._request import coerce_files, resolve_limits
-from .._vfs import MAX_DEPTH, MAX_PATH_BYTES
+from .._runtimes.artifacts import RUNTIME_NAMES
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -53,14 +53,18 @@ def open_input(name: str) -> IO[bytes]:
     if name == "-":
         return sys.stdin.buffer
     path = Path(name)
-    if not path.exists():
-        raise UsageError(f"{name}: no such file")
-    if path.is_dir():
-        raise UsageError(f"{name}: is a directory")
+    shown = name if len(name) <= 80 and "\n" not in name else repr(name[:60]) + "..."
     try:
+        if path.is_dir():
+            raise UsageError(f"{shown}: is a directory")
         return path.open("rb")
-    except OSError as exc:
-        raise UsageError(f"{name}: cannot read ({exc.strerror})") from None
+    except FileNotFoundError:
+        hint = " (to run code given on the command line, use -c CODE)" if (
+            "\n" in name or " " in name or "(" in name) else ""
+        raise UsageError(f"{shown}: no such file{hint}") from None
+    except OSError as exc:  # e.g. a name too long for a path: code given as a script
+        hint = " (to run code given on the command line, use -c CODE)"
+        raise UsageError(f"{shown}: cannot read ({exc.strerror}){hint}") from None
 
 
 def add_runtime_arg(parser: argparse.ArgumentParser) -> None:
@@ -158,7 +162,7 @@ def save_output_files(files: Mapping[str, bytes], directory: str, prefix: str) -
     link) already inside the directory can neither lead a write out of it nor have a file
     outside it overwritten through it. Names that are absolute or hold '.', '..', empty
     parts, NUL or a backslash are skipped, and so are names deeper or longer than the
-    guest's tree allows (`_vfs.MAX_DEPTH`, `MAX_PATH_BYTES`)."""
+    guest's tree allows (`_fs.tree.MAX_DEPTH`, `MAX_PATH_BYTES`)."""
     try:
         os.makedirs(directory, exist_ok=True)
         root = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)

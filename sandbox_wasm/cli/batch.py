@@ -9,13 +9,14 @@ import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from .._errors import SandboxError
 from .._json import loads_strict_json
 from ..batch import (
     BatchResult,
     InvalidRequest,
+    Job,
     default_workers,
     invalid,
     prepare,
@@ -35,6 +36,9 @@ from ._common import (
     policy_from_args,
     report_failure,
 )
+
+if TYPE_CHECKING:  # imported when the bar is made: batches without one never load tqdm
+    from tqdm import tqdm
 
 PROG = "wasm-exec batch"
 # How many invalid lines the summary quotes (all of them are in the output file).
@@ -81,7 +85,9 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 # -- input ------------------------------------------------------------------------------------
-def _parse_line(index: int, raw: bytes, defaults: dict[str, Any], ids: dict[int, Any]):  # type: ignore[no-untyped-def]
+def _parse_line(
+    index: int, raw: bytes, defaults: dict[str, Any], ids: dict[int, Any]
+) -> Job | InvalidRequest:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -191,7 +197,7 @@ class _Summary:
             stream.write(f"  ... and {hidden} more invalid line{'s' if hidden > 1 else ''}\n")
 
 
-def _progress(total: int | None, enabled: bool):  # type: ignore[no-untyped-def]
+def _progress(total: int | None, enabled: bool) -> tqdm[NoReturn]:
     from tqdm import tqdm
 
     return tqdm(

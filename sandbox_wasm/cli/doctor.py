@@ -18,10 +18,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .._artifacts import MANIFEST_NAME, PYTHON_VARIANTS, read_manifest
+from .._audit.policy import REPORT_ONLY_POLICY
 from .._errors import SandboxError
 from .._models import ExecutionResult, Limits
-from .._policy import REPORT_ONLY_POLICY
+from .._runtimes.artifacts import MANIFEST_NAME, PYTHON_VARIANTS, read_manifest
 from .._sandbox import Sandbox
 from ._common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, OneLineParser, UsageError
 
@@ -138,8 +138,10 @@ class Doctor:
             _expect(result.stdout == f"{i}\n", _describe(result))
         walls.sort()
         p95 = walls[min(len(walls) - 1, int(len(walls) * 0.95))]
-        data = {"samples": len(walls), "median_ms": round(statistics.median(walls), 2),
-                "p95_ms": round(p95, 2), "guest_median_ms": round(statistics.median(guest), 2)}
+        data: dict[str, object] = {
+            "samples": len(walls), "median_ms": round(statistics.median(walls), 2),
+            "p95_ms": round(p95, 2), "guest_median_ms": round(statistics.median(guest), 2),
+        }
         return (f"print(): median {data['median_ms']} ms, p95 {data['p95_ms']} ms end to end "
                 f"({len(walls)} runs)"), data
 

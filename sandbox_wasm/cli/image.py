@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from .._image import ImageManifest, manifest_path, verify_image
-from .._image_build import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, build_image, wheels_in
+from .._images.build import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, build_image, wheels_in
+from .._images.image import ImageManifest, manifest_path, verify_image
 from ._common import EXIT_OK, OneLineParser, UsageError, add_runtime_arg
 
 PROG = "wasm-exec image"

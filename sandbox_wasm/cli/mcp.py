@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
-from ..server._auth import KEYS_ENV_VAR, ApiKey, Authenticator, is_loopback, parse_entries
-from ..server._sessions import SessionCaps
+from ..server.ops.auth import KEYS_ENV_VAR, ApiKey, Authenticator, is_loopback, parse_entries
+from ..server.state.sessions import SessionCaps
 from ._common import EXIT_OK, OneLineParser, UsageError, add_runtime_arg, report_failure
 from ._tool_flags import add_tool_args
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
     from starlette.types import ASGIApp
 
-    from ..server._gateway_tools import GatewayTools
+    from ..server.bridge.tools import GatewayTools
 
 #: Session flags and the `SessionCaps` field each sets.
 _SESSION_FLAGS = {
@@ -46,12 +46,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     add_runtime_arg(parser)
     fields = SessionCaps.model_fields
-    parser.add_argument("--max-sessions", type=int, help=fields["max_sessions"].description
+    parser.add_argument("--max-sessions", type=int,
+                        help=(fields["max_sessions"].description or "")
                         + f" (default {fields['max_sessions'].default})")
-    parser.add_argument("--session-memory-mb", type=int, help=fields["memory_mb"].description
+    parser.add_argument("--session-memory-mb", type=int,
+                        help=(fields["memory_mb"].description or "")
                         + f" (default {fields['memory_mb'].default})")
     parser.add_argument("--session-idle-seconds", type=float,
-                        help=fields["idle_seconds"].description
+                        help=(fields["idle_seconds"].description or "")
                         + f" (default {fields['idle_seconds'].default:g})")
     parser.add_argument(
         "--api-key-hashes", action="append", metavar="NAME:SHA256HEX[:SCOPES]",
@@ -72,9 +74,13 @@ def _parser() -> argparse.ArgumentParser:
 def _api_keys(args: argparse.Namespace) -> list[ApiKey]:
     """The keys of --api-key-hashes, or else of the environment; a non-loopback HTTP host
     without keys is a usage error unless --insecure-no-auth."""
-    entries = args.api_key_hashes or parse_entries(os.environ.get(KEYS_ENV_VAR, ""))
     try:
-        keys = [ApiKey.parse(entry) for entry in entries]  # type: ignore[union-attr]
+        entries = args.api_key_hashes or parse_entries(os.environ.get(KEYS_ENV_VAR, ""))
+        # The environment's JSON may hold anything: only strings are entries.
+        if not isinstance(entries, (list, tuple)) or not all(
+                isinstance(entry, str) for entry in entries):
+            raise ValueError("must be a JSON array of strings or a comma list")
+        keys = [ApiKey.parse(entry) for entry in entries]
     except ValueError as exc:
         raise UsageError(f"--api-key-hashes: {exc}") from None
     if (args.transport == "streamable-http" and not keys and not args.insecure_no_auth
@@ -114,7 +120,7 @@ def main(argv: Sequence[str]) -> int:
     from .._errors import SandboxError
     from .._sandbox import Sandbox
     from ..server import create_mcp_server
-    from ..server._gateway_tools import ToolConfigError
+    from ..server.bridge.tools import ToolConfigError
 
     try:
         tools.start()
@@ -150,7 +156,7 @@ def _serve_http(server: MCPServer, host: str, port: int, auth: Authenticator | N
     """The streamable-HTTP transport under uvicorn, behind the API keys when there are."""
     import uvicorn
 
-    from ..server._auth import BearerAuthMiddleware
+    from ..server.ops.auth import BearerAuthMiddleware
 
     app: ASGIApp = server.streamable_http_app(host=host)
     if auth is not None:
@@ -168,8 +174,8 @@ def _serve_http(server: MCPServer, host: str, port: int, auth: Authenticator | N
 
 def _tools(args: argparse.Namespace) -> GatewayTools:
     """The host tools of --tools, --bridge and --bridge-url (the servers not yet started)."""
-    from ..server._gateway_tools import GatewayTools, ToolConfigError
-    from ..server._mcp_bridge import McpServerSpec
+    from ..server.bridge.mcp import McpServerSpec
+    from ..server.bridge.tools import GatewayTools, ToolConfigError
 
     try:
         bridges = [McpServerSpec.command(spec) for spec in args.bridge or ()]

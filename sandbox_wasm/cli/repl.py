@@ -48,12 +48,12 @@ from pathlib import Path
 from types import FrameType
 from typing import Literal
 
+from .._audit.policy import AuditPolicy
 from .._errors import InvalidRequestError, SandboxError
 from .._models import ExecutionResult, Limits
-from .._policy import AuditPolicy
 from .._request import resolve_limits
 from .._sandbox import Sandbox
-from .._session import Session, SessionClosedError
+from .._session.session import Session, SessionClosedError
 from .._version import __version__
 from ._common import (
     EXIT_FAILED,

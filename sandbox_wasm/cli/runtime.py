@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
-from .._artifacts import RUNTIME_NAMES, runtime_dir
-from .._runtime_install import RuntimeStatus, install, status, usable
-from .._runtime_wheel import RUNTIME_WHEELS, pack_wheel, wheels_to_pack
+from .._runtimes.artifacts import RUNTIME_NAMES, runtime_dir
+from .._runtimes.install import RuntimeStatus, install, status, usable
+from .._runtimes.wheel import RUNTIME_WHEELS, pack_wheel, wheels_to_pack
 from ._common import EXIT_FAILED, EXIT_OK, OneLineParser, UsageError
 
 PROG = "wasm-exec runtime"

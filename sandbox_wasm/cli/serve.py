@@ -13,15 +13,15 @@ from pydantic.fields import FieldInfo
 
 from .._errors import SandboxError
 from .._sandbox import Sandbox
-from ..server._auth import hash_key, is_loopback
-from ..server._processes import (
+from ..server.ops.auth import hash_key, is_loopback
+from ..server.ops.processes import (
     WORKER_APP,
     WORKER_HTTP_PROTOCOL,
     WORKER_SETTINGS_ENV,
     multi_process_conflict,
     settings_json,
 )
-from ..server._settings import (
+from ..server.settings import (
     CONFIG_ENV_VAR,
     ENV_VARS,
     ConfigFileError,
@@ -188,7 +188,7 @@ def main(argv: Sequence[str]) -> int:
     import uvicorn
 
     from ..server import create_app
-    from ..server._gateway_tools import ToolConfigError
+    from ..server.bridge.tools import ToolConfigError
 
     sandbox = Sandbox(runtime=settings.runtime)
     if not _check_runtimes(sandbox):
@@ -219,7 +219,7 @@ def _serve_processes(settings: GatewaySettings) -> int:
     """uvicorn with `settings.processes` workers, each building the app from `settings`."""
     import uvicorn
 
-    from ..server._gateway_tools import GatewayTools, ToolConfigError
+    from ..server.bridge.tools import GatewayTools, ToolConfigError
 
     if settings.tools or settings.bridges:
         # Each worker connects its own bridged servers; one that cannot be reached is a

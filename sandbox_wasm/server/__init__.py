@@ -13,14 +13,10 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ._auth import hash_key
-    from ._gateway_tools import ToolConfigError
-    from ._http import create_app
-    from ._jobs import InMemoryJobStore, JobStore
-    from ._mcp import create_mcp_server
-    from ._mcp_bridge import BridgeError, McpBridge, McpServerSpec, McpToolError
-    from ._mcp_stdio import serve_stdio
-    from ._schemas import (
+    from .bridge.mcp import BridgeError, McpBridge, McpServerSpec, McpToolError
+    from .bridge.tools import ToolConfigError
+    from .http.app import create_app
+    from .http.schemas import (
         ErrorResponse,
         HostTool,
         HostToolList,
@@ -34,38 +30,42 @@ if TYPE_CHECKING:
         SessionExecuteRequest,
         SessionInfo,
     )
-    from ._sessions import SessionCaps
-    from ._settings import ConfigFileError, GatewaySettings, load_settings, settings_from_env
+    from .mcp.server import create_mcp_server
+    from .mcp.stdio import serve_stdio
+    from .ops.auth import hash_key
+    from .settings import ConfigFileError, GatewaySettings, load_settings, settings_from_env
+    from .state.jobs import InMemoryJobStore, JobStore
+    from .state.sessions import SessionCaps
 
 _EXPORTS = {
-    "hash_key": "._auth",
-    "ToolConfigError": "._gateway_tools",
-    "create_app": "._http",
-    "InMemoryJobStore": "._jobs",
-    "JobStore": "._jobs",
-    "create_mcp_server": "._mcp",
-    "BridgeError": "._mcp_bridge",
-    "McpBridge": "._mcp_bridge",
-    "McpServerSpec": "._mcp_bridge",
-    "McpToolError": "._mcp_bridge",
-    "serve_stdio": "._mcp_stdio",
-    "ErrorResponse": "._schemas",
-    "HostTool": "._schemas",
-    "HostToolList": "._schemas",
-    "Job": "._schemas",
-    "JobAccepted": "._schemas",
-    "SafeExecLimits": "._schemas",
-    "SafeExecRequest": "._schemas",
-    "SandboxToolRequest": "._schemas",
-    "SandboxToolResult": "._schemas",
-    "SessionCreateRequest": "._schemas",
-    "SessionExecuteRequest": "._schemas",
-    "SessionInfo": "._schemas",
-    "SessionCaps": "._sessions",
-    "ConfigFileError": "._settings",
-    "GatewaySettings": "._settings",
-    "load_settings": "._settings",
-    "settings_from_env": "._settings",
+    "hash_key": ".ops.auth",
+    "ToolConfigError": ".bridge.tools",
+    "create_app": ".http.app",
+    "InMemoryJobStore": ".state.jobs",
+    "JobStore": ".state.jobs",
+    "create_mcp_server": ".mcp.server",
+    "BridgeError": ".bridge.mcp",
+    "McpBridge": ".bridge.mcp",
+    "McpServerSpec": ".bridge.mcp",
+    "McpToolError": ".bridge.mcp",
+    "serve_stdio": ".mcp.stdio",
+    "ErrorResponse": ".http.schemas",
+    "HostTool": ".http.schemas",
+    "HostToolList": ".http.schemas",
+    "Job": ".http.schemas",
+    "JobAccepted": ".http.schemas",
+    "SafeExecLimits": ".http.schemas",
+    "SafeExecRequest": ".http.schemas",
+    "SandboxToolRequest": ".http.schemas",
+    "SandboxToolResult": ".http.schemas",
+    "SessionCreateRequest": ".http.schemas",
+    "SessionExecuteRequest": ".http.schemas",
+    "SessionInfo": ".http.schemas",
+    "SessionCaps": ".state.sessions",
+    "ConfigFileError": ".settings",
+    "GatewaySettings": ".settings",
+    "load_settings": ".settings",
+    "settings_from_env": ".settings",
 }
 
 __all__ = [

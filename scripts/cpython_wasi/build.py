@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Build our own optimised CPython for WASI and a pre-initialised (Wizer) snapshot of it
-that speaks the sandbox-wasm guest protocol (sandbox_wasm/_guest.py). No root is needed:
+that speaks the sandbox-wasm guest protocol (sandbox_wasm/_guest/bootstrap.py). No root is needed:
 every input, the compiler included, is a pinned file unpacked into the build cache.
 
     scripts/cpython_wasi/build.sh                 # everything, skipping finished stages
@@ -60,7 +60,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
-GUEST_FILE = REPO / "sandbox_wasm" / "_guest.py"
+GUEST_FILE = REPO / "sandbox_wasm" / "_guest" / "bootstrap.py"
 
 # --------------------------------------------------------------------------- pinned inputs
 # CPython: 3.14 was the target, but no registry reachable from these machines serves its
@@ -1035,9 +1035,9 @@ def write_package_init(ctx: Ctx, initdir: Path, wheels: list[Path],
     return versions
 
 
-#: Where the packages' modules say they live (sandbox_wasm/_package_finder.py SITE).
+#: Where the packages' modules say they live (sandbox_wasm/_guest/package_finder.py SITE).
 PACKAGE_SITE = f"/usr/local/lib/python{PY_MINOR}/site-packages"
-PACKAGE_FINDER_FILE = REPO / "sandbox_wasm" / "_package_finder.py"
+PACKAGE_FINDER_FILE = REPO / "sandbox_wasm" / "_guest" / "package_finder.py"
 # Run by the native build-python: compile each listed module, never run it (a module that
 # does not compile is left out: importing it in the guest compiles it again and raises).
 COMPILE_PACKAGES = """\

@@ -1161,7 +1161,7 @@ def dev_smoke(ctx: build.Ctx, scripts: Path, runner_python: Path) -> None:
 
 def dev_snapshot(ctx: DevCtx, lean_stdlib: Path, runner_python: Path) -> None:
     """Wizer over python-data-sandbox.wasm as build.make_snapshot would run it: /init with
-    the lean stdlib blob, its finder, the guest bootstrap (sandbox_wasm/_guest.py) and the
+    the lean stdlib blob, its finder, the guest bootstrap (sandbox_wasm/_guest/bootstrap.py) and the
     data-site wheels (build.write_package_init, preloading numpy and pandas); then one
     sandbox_resume of the snapshot with no preopens (its request: none, so serve() reports
     a protocol error, which shows the instance came up)."""

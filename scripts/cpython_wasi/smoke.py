@@ -39,8 +39,8 @@ REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(HERE))
 
-from sandbox_wasm._engine import MAX_WASM_STACK_BYTES  # noqa: E402
-from sandbox_wasm._guest import ANSWER_LENGTH_BYTES, STRICT_TABLES  # noqa: E402
+from sandbox_wasm._guest.bootstrap import ANSWER_LENGTH_BYTES, STRICT_TABLES  # noqa: E402
+from sandbox_wasm._host.engine import MAX_WASM_STACK_BYTES  # noqa: E402
 
 FUEL = 10**13
 DEADLINE_TICKS = 10**9

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import sandbox_wasm as sw
-from sandbox_wasm._guest import MAX_FACTS
+from sandbox_wasm._guest.bootstrap import MAX_FACTS
 
 AuditOutcome = Literal["blocks", "misses", "allows"]
 
@@ -108,10 +108,10 @@ def raises(exc: type[Exception]) -> Expect:
 NOT_FOUND = fails("FileNotFoundError")
 # Our CPython 3.13 build has no os.writev/os.readv: CPython's WASI configuration disables them
 # (config.site-wasm32-wasi, wasmtime issue 7830), so the guest cannot issue a vectored call
-# with more than one entry (the host bounds such calls all the same: `_wasi_fs`, IOV_MAX).
+# with more than one entry (the host bounds such calls all the same: `_host/wasi_fs.py`, IOV_MAX).
 NO_WRITEV = fails("AttributeError", message_has=("writev",))
 NO_READV = fails("AttributeError", message_has=("readv",))
-# On our runtime the guest's filesystem is the in-memory tree (sandbox_wasm/_vfs.py): a
+# On our runtime the guest's filesystem is the in-memory tree (sandbox_wasm/_fs/tree.py): a
 # listing of its root shows the tree's own three directories and nothing of the host, and a
 # write under /tmp lands in the tree (test_attacks checks the host's /tmp is untouched).
 TREE_ROOT = "['input', 'output', 'tmp']\n"

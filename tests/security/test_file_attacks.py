@@ -1,8 +1,9 @@
-"""Attacks on the guest's filesystem (an in-memory tree the host serves, `sandbox_wasm/_vfs.py`),
-under the default balanced policy (which allows `open` and the file modules) and with the
-audit in report-only mode: path games that would reach the host elsewhere, link attempts,
-hostile names, and every host allocation a guest can drive (bytes, nodes, descriptors,
-directory listings), each bounded. Nothing of the host may be read or written."""
+"""Attacks on the guest's filesystem (an in-memory tree the host serves,
+`sandbox_wasm/_fs/tree.py`), under the default balanced policy (which allows `open` and the
+file modules) and with the audit in report-only mode: path games that would reach the host
+elsewhere, link attempts, hostile names, and every host allocation a guest can drive (bytes,
+nodes, descriptors, directory listings), each bounded. Nothing of the host may be read or
+written."""
 
 from __future__ import annotations
 

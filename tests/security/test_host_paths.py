@@ -18,8 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sandbox_wasm as sw
-from sandbox_wasm._guest import MAX_FACTS
-from sandbox_wasm._guest_program import GuestOutcome, classify_trap
+from sandbox_wasm._guest.bootstrap import MAX_FACTS
+from sandbox_wasm._host.output import GuestOutcome
+from sandbox_wasm._host.program import classify_trap
 from sandbox_wasm._outcome import classify, extract_result_json_checked
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -149,7 +150,7 @@ def test_out_of_bounds_traps_are_told_apart(address: int, kind: str) -> None:
 def http_server(sandbox: sw.Sandbox) -> Iterator[object]:
     from live_server import LiveServer
 
-    from sandbox_wasm.server._settings import GatewaySettings
+    from sandbox_wasm.server.settings import GatewaySettings
 
     server = LiveServer(GatewaySettings(workers=1, queue=2, rate_limit=10_000), sandbox)
     try:

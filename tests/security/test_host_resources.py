@@ -25,9 +25,9 @@ from live_server import LiveServer, error_of, wait_for_port
 
 import sandbox_wasm as sw
 from sandbox_wasm.server import hash_key
-from sandbox_wasm.server._budget import ByteBudget
-from sandbox_wasm.server._jobs import InMemoryJobStore, result_bytes
-from sandbox_wasm.server._settings import GatewaySettings
+from sandbox_wasm.server.settings import GatewaySettings
+from sandbox_wasm.server.state.budget import ByteBudget
+from sandbox_wasm.server.state.jobs import InMemoryJobStore, result_bytes
 
 BIG = 200_000
 POLICIES = {"balanced": sw.BALANCED_POLICY, "report": sw.REPORT_ONLY_POLICY}
@@ -241,7 +241,7 @@ def test_async_jobs_with_large_output_stay_in_the_job_budget(sandbox: sw.Sandbox
 
 
 def test_a_sessions_reservation_counts_its_files(sandbox: sw.Sandbox) -> None:
-    from sandbox_wasm.server._sessions import reservation_bytes
+    from sandbox_wasm.server.state.sessions import reservation_bytes
 
     limits = sw.Limits(memory_mb=64)
     assert reservation_bytes(limits, "close") == 64 * 2**20 + limits.max_input_bytes + \

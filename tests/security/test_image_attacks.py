@@ -24,7 +24,7 @@ import pytest
 from wheels import make_wheel, tabulate_wheel
 
 import sandbox_wasm as sw
-from sandbox_wasm._artifacts import runtime_dir
+from sandbox_wasm._runtimes.artifacts import runtime_dir
 from sandbox_wasm.image import (
     ImageBuildError,
     WheelError,
@@ -438,7 +438,7 @@ def test_a_member_lying_about_its_size_is_refused_without_inflating_it(tmp_path:
 def test_a_wheel_over_the_unpacked_bound_is_refused_before_reading(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from sandbox_wasm import _wheel
+    from sandbox_wasm._images import wheel as _wheel
 
     monkeypatch.setattr(_wheel, "MAX_UNPACKED_BYTES", 8 * 2**20)
     with pytest.raises(WheelError, match="unpacks to more than 8388608 bytes"):
@@ -490,7 +490,7 @@ def test_a_package_shadowing_the_guest_s_own_modules_is_refused(files: dict[str,
 
 
 def test_shadowing_is_judged_by_the_guest_s_standard_library() -> None:
-    from sandbox_wasm._image import shadowed_name
+    from sandbox_wasm._images.image import shadowed_name
 
     assert shadowed_name("_colorize") and shadowed_name("tools") and shadowed_name("json")
     # Gone from 3.13 (PEP 594): a backport wheel may bring it back.
@@ -525,7 +525,7 @@ def test_an_image_swapped_after_it_was_opened_never_runs(image: Path, tmp_path: 
 def test_a_swapped_file_is_never_compiled_under_the_verified_hash(
     image: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from sandbox_wasm._engine import EngineHost
+    from sandbox_wasm._host.engine import EngineHost
 
     monkeypatch.setenv("SANDBOX_WASM_CACHE_DIR", str(tmp_path / "cache"))
     copy = _copy(image, tmp_path)

@@ -13,10 +13,10 @@ import pytest
 from instance_memory import memory_of
 
 import sandbox_wasm as sw
-from sandbox_wasm._guest import MODE_EXEC
-from sandbox_wasm._guest_memory import MemoryReset
-from sandbox_wasm._guest_program import LiveInstance
-from sandbox_wasm._policy import policy_line
+from sandbox_wasm._audit.policy import policy_line
+from sandbox_wasm._guest.bootstrap import MODE_EXEC
+from sandbox_wasm._host.memory import MemoryReset
+from sandbox_wasm._host.program import LiveInstance
 from sandbox_wasm._request import audit_budget
 from sandbox_wasm._sandbox import request_payload
 

@@ -1,5 +1,5 @@
 """What the Python runtime is given: no preopened host directory (file descriptor 3 is the
-root of the in-memory tree the host serves, `sandbox_wasm/_vfs.py`, and nothing else
+root of the in-memory tree the host serves, `sandbox_wasm/_fs/tree.py`, and nothing else
 exists), no environment, no argv beyond `-c`, and a module that exports only its memory and
 the run entry. Run in the report-only sandbox, so the WebAssembly boundary alone is tested."""
 
@@ -11,7 +11,7 @@ import pytest
 import wasmtime
 
 import sandbox_wasm as sw
-from sandbox_wasm import _artifacts
+from sandbox_wasm._runtimes import artifacts as _artifacts
 
 PROBE = """\
 import errno, json, os, sys

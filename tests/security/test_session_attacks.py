@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 import pytest
 
 import sandbox_wasm as sw
-from sandbox_wasm import _session_snapshot as snapshot_format
+from sandbox_wasm._session import snapshot as snapshot_format
 
 SECRET = "session-secret-4b1d-do-not-leak"
 POLICIES = {"strict": sw.STRICT_POLICY, "report": sw.REPORT_ONLY_POLICY}
@@ -446,7 +446,7 @@ def test_a_checkpoint_that_cannot_be_rebuilt_closes_the_session_cleanly(
     # The tree's rules make every checkpoint restorable (test_file_attacks); should one
     # still fail, the session must end closed and say so, never half-open ("already
     # closed" from wasmtime on the next call).
-    from sandbox_wasm import _session
+    from sandbox_wasm._session import session as _session
 
     with open_session(box, sw.BALANCED_POLICY, timeout_ms=300) as session:
         session.execute("x = 1")

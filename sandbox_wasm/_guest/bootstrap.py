@@ -1,0 +1,1395 @@
+# The guest's side of sandbox-wasm. It runs INSIDE the sandbox (our CPython 3.13 for WASI)
+# in a pre-initialised snapshot that ran everything but the final `serve()` once at build
+# time. `serve()` serves one request read from stdin:
+#   b"audit\n" + source
+#       parse with the guest's own grammar; write the facts (the audit answer) to
+#       stdout, framed; run nothing.
+#   b"exec\n" + policy tables (JSON, or @strict:MODE / @balanced:MODE) + b"\n" + source
+#       audit as above and write the audit answer BEFORE any user code runs; then, unless
+#       the policy blocks it, run the source as __main__. The host recomputes the findings
+#       from the answer with `judge_fact`.
+#   b"exec tools\n" / b"session tools\n" + tools manifest (JSON) + b"\n" + the rest as above
+#       first installs the `tools` module: one stub per host tool, calling it through the
+#       tool channel (descriptor 4) with JSON arguments.
+#   b"session\n" + policy line + b"\n" + source
+#       as exec, but the code runs in the session's own __main__, which lives on in this
+#       instance for the next request; serve() then writes a status record to stderr and
+#       returns (the instance is left at rest, ready to serve again).
+# The host imports this module for the protocol below and for `judge_fact`, so that both
+# sides share one definition of the wire format and the policy decision. Names are bound as
+# default arguments so user code that patches `os`, `sys` or `traceback` cannot change how
+# its outcome is reported.
+import atexit
+import builtins
+import contextlib
+import gc
+import os
+import sys
+
+# Modules that user code and the audit commonly need. The plain runtime imports them lazily
+# (start-up cost is paid per run there); a pre-initialised snapshot imports them once at
+# build time so that every run finds them ready.
+_PRELOAD = ("ast", "json", "traceback", "re", "math", "collections", "functools",
+            "itertools", "io", "datetime", "time", "string", "statistics", "base64",
+            "hashlib", "textwrap", "typing", "dataclasses", "enum", "fractions", "decimal",
+            "heapq", "bisect", "copy", "pprint", "operator", "random")
+
+# The strict policy (the union of the product notes' lists). The host's AuditPolicy takes its
+# defaults from here, and a pre-initialised snapshot keeps these tables (and the balanced
+# ones below) ready, so a built-in policy costs no parsing.
+STRICT_TABLES = {
+    "blocked_modules": (
+        "os", "sys", "subprocess", "socket", "builtins", "shutil", "ctypes", "requests",
+        "urllib", "pty", "tty", "termios", "fcntl", "platform", "http", "ftplib",
+        "smtplib", "importlib", "pathlib", "glob", "tempfile", "cryptography", "ssl",
+        "pickle", "marshal", "yaml", "posix", "io.open", "multiprocessing", "threading",
+        "signal", "select", "selectors", "asyncio", "code", "codeop", "gc", "inspect",
+        "runpy", "zipimport", "pkgutil", "sysconfig", "site", "shelve", "dbm", "sqlite3",
+        "_posixsubprocess", "_io", "_thread", "mmap", "resource", "webbrowser",
+    ),
+    "allowed_modules": (
+        "tools", "json", "math", "cmath", "re", "datetime", "time", "calendar", "collections",
+        "functools", "itertools", "random", "statistics", "string", "base64", "hashlib",
+        "hmac", "secrets", "urllib.parse", "html", "xml.etree.ElementTree", "typing",
+        "types", "copy", "pprint", "textwrap", "decimal", "fractions", "dataclasses",
+        "enum", "heapq", "bisect", "csv", "io", "operator", "numbers", "array",
+        "difflib", "unicodedata", "uuid", "zlib", "binascii", "struct", "abc",
+        "contextlib", "graphlib", "colorsys", "__future__",
+    ),
+    "blocked_calls": (
+        "eval", "exec", "open", "compile", "getattr", "setattr", "delattr", "globals",
+        "locals", "vars", "__import__", "input", "exit", "quit", "breakpoint",
+        "memoryview",
+    ),
+    "blocked_attributes": (
+        "__subclasses__", "__globals__", "__builtins__", "__code__", "__closure__",
+        "__class__", "__bases__", "__base__", "__mro__", "__dict__", "__getattribute__",
+        "__reduce__", "__reduce_ex__", "__loader__", "__spec__", "__import__",
+        "__self__", "__func__", "__wrapped__", "__init_subclass__", "__set_name__",
+        "f_globals", "f_locals", "f_builtins", "f_back", "f_code", "tb_frame", "tb_next",
+        "gi_frame", "gi_code", "cr_frame", "cr_code", "ag_frame", "ag_code",
+        "co_code", "co_consts", "mro", "system", "popen", "spawn",
+    ),
+    "blocked_names": ("__builtins__", "__loader__", "__spec__"),
+    "dunder_strings": True,
+}
+
+# The "balanced" policy refuses only what reaches into the interpreter's internals: the
+# first step of every known Python sandbox escape (frame, code and function internals, the
+# __subclasses__ / __globals__ / __builtins__ walks, gc/ctypes-style object access, the import
+# machinery). Every other module of the guest's standard library is importable: what the
+# sandbox lacks (processes, sockets, threads) fails at the call, with a one-line reason.
+# Computed attribute names, eval/exec/compile and imports of computed names are checked at
+# run time by the guard below (`_runtime_guard`), with the same tables.
+BALANCED_BLOCKED_MODULES = (
+    # Object and memory access below the language.
+    "ctypes", "_ctypes", "gc", "marshal", "_testcapi", "_testinternalcapi",
+    "_testbuffer", "_testmultiphase", "_testsinglephase", "_testimportmultiple",
+    "_testclinic", "_testlimitedcapi", "_xxtestfuzz", "_xxsubinterpreters",
+    "_xxinterpchannels", "_interpreters", "_interpchannels", "_interpqueues",
+    # The import machinery itself (importing is fine; rewiring it is not).
+    "_imp", "_frozen_importlib", "_frozen_importlib_external", "importlib._bootstrap",
+    "importlib._bootstrap_external", "importlib.machinery",
+    # What only walks frames or hooks every call.
+    "sys._getframe", "sys._current_frames", "sys._current_exceptions", "sys.settrace",
+    "sys.setprofile", "sys.meta_path", "sys.path_hooks", "sys.path_importer_cache",
+    "sys.addaudithook", "sys.audit",
+)
+#: Attributes that only the first step of an escape reads (by attribute, by a literal or
+#: computed getattr name, or by a dunder string a format walk could use).
+BALANCED_BLOCKED_ATTRIBUTES = (
+    "__subclasses__", "__globals__", "__builtins__", "__code__", "__closure__",
+    "__getattribute__", "__reduce__", "__reduce_ex__", "__loader__", "__spec__",
+    "__import__", "__self__",
+    "f_globals", "f_locals", "f_builtins", "f_back", "f_code", "tb_frame",
+    "gi_frame", "gi_code", "cr_frame", "cr_code", "ag_frame", "ag_code", "co_code",
+    "co_consts", "_getframe", "_current_frames", "_current_exceptions", "settrace",
+    "setprofile", "meta_path", "path_hooks", "path_importer_cache", "addaudithook",
+)
+BALANCED_TABLES = {
+    "blocked_modules": BALANCED_BLOCKED_MODULES,
+    "allowed_modules": None,
+    "blocked_calls": (),
+    "blocked_attributes": BALANCED_BLOCKED_ATTRIBUTES,
+    "blocked_names": STRICT_TABLES["blocked_names"],
+    "dunder_strings": True,
+    # `x.f()` is a call into a blocked module only when `x` is bound by an import: a
+    # variable that happens to be called `gc` reaches nothing.
+    "import_bound_calls": True,
+}
+#: Builtins allowed under the strict policy's own rules when their attribute name is a
+#: literal (the name is then judged as an attribute); a literal or computed name is also
+#: checked at run time by the guard.
+LITERAL_ATTRIBUTE_CALLS = ("getattr", "hasattr", "setattr", "delattr")
+
+# The wire protocol between this bootstrap and the host. The host imports these names, so
+# both sides share one definition.
+#: Starts the record of the uncaught exception that the bootstrap writes to stderr.
+ERROR_MARK = b"\x00sandbox-wasm-error:"
+#: Largest error record (JSON, after ERROR_MARK): type name and message are cut (in
+#: characters) before encoding, so that a record always fits and always parses.
+MAX_ERROR_TYPE_CHARS = 200
+MAX_ERROR_MESSAGE_CHARS = 1000
+MAX_ERROR_RECORD_BYTES = 16 * 1024
+#: The audit's answer is framed: an 8-byte little-endian length, then that much JSON; it
+#: comes first on stdout, before any output of the user's code.
+ANSWER_LENGTH_BYTES = 8
+#: Largest audit answer the host reads (the fact limits keep real answers far below it).
+MAX_ANSWER_BYTES = 32 * 1024 * 1024
+#: The request on stdin: a mode line, then (exec) the policy line, then the source.
+MODE_AUDIT = b"audit"
+MODE_EXEC = b"exec"
+MODE_SESSION = b"session"
+#: Ends a session request on stderr: the exit status of its code ("0".."255"), then b"\n".
+STATUS_MARK = b"\x00sandbox-wasm-status:"
+#: The request's option that puts a tools manifest line before the rest.
+TOOLS_OPTION = b"tools"
+#: The request's option that makes a one-shot request return to rest (its exit status on
+#: stderr, as a session request's) instead of ending the process: our runtime's entry
+#: returns then, and the host may reuse the instance once its memory is put back.
+REST_OPTION = b"rest"
+#: The descriptor of the tool channel (0-2 stdio, 3 the filesystem root): a call is one
+#: write of JSON {"tool", "args", "kwargs"}; its answer, read back, is an 8-byte length and
+#: JSON {"result"} or {"error": {"type", "message"}}.
+TOOLS_FD = 4
+#: Exception types a tool's failure is raised as in the guest; any other: tools.ToolError.
+GUEST_TOOL_EXCEPTIONS = (
+    "ValueError", "TypeError", "KeyError", "IndexError", "LookupError", "RuntimeError",
+    "PermissionError", "TimeoutError", "NotImplementedError", "ArithmeticError",
+    "ZeroDivisionError", "FileNotFoundError", "ConnectionError", "OverflowError", "NameError",
+)
+#: The policy lines that name a built-in policy's tables instead of sending them.
+BUILTIN_POLICY_LINES = {
+    b"@strict:enforce": ("strict", True), b"@strict:report": ("strict", False),
+    b"@balanced:enforce": ("balanced", True), b"@balanced:report": ("balanced", False),
+}
+_FACT_LIMIT_PER_NAME = 20
+# Bounds on the audit's answer: it must stay small enough to build, send and judge within
+# the execution's own limits whatever the source looks like. A source with MAX_FACTS
+# constructs or more is not fully listed, so it is never judged safe (see
+# `answer_is_incomplete`, used by the guest to decide and by the host to report).
+MAX_FACTS = 20_000
+_MAX_NAME = 200
+
+
+def _syntax_error(message, line=0, col=0):
+    return {"syntax_error": {"message": message, "line": line or 0, "col": col or 0}}
+
+
+def _facts(source):
+    """Parse and compile `source` (never run it); return ({"facts": [...]} or
+    {"syntax_error": ...}, code object or None)."""
+    import ast as _ast
+
+    try:
+        tree = _ast.parse(source, "<sandbox>", "exec")
+        # Compiling too catches what only the compiler rejects ('return' outside a
+        # function, duplicate arguments, ...); the code object is what will run.
+        code = compile(tree, "<sandbox>", "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        return _syntax_error(str(exc.msg), exc.lineno, exc.offset), None
+    except RecursionError:
+        return _syntax_error("source too complex to parse (nested too deeply)"), None
+    except MemoryError as exc:
+        if "too complex" in str(exc):  # the parser's own stack limit, not the memory cap
+            return _syntax_error("source too complex to parse (nested too deeply)"), None
+        raise
+    except ValueError as exc:
+        return _syntax_error(f"invalid source: {exc}"), None
+    return _facts_of(tree), code
+
+
+def _facts_of(tree):
+    """The audit's facts of a parsed module: {"facts": [...]} (and "facts_truncated")."""
+    import ast as _ast
+
+    facts = []
+    seen = {}
+    call_targets = set()
+    sys_bases = set()
+    bound = set()  # names bound by an import statement anywhere in the source
+
+    def add(kind, name, node):
+        if len(name) > _MAX_NAME:
+            name = name[:_MAX_NAME]
+        key = (kind, name)
+        count = seen.get(key, 0)
+        if count < _FACT_LIMIT_PER_NAME:
+            seen[key] = count + 1
+            facts.append((kind, name, getattr(node, "lineno", 0), getattr(node, "col_offset", 0)))
+
+    def dotted(node):
+        parts = []
+        while isinstance(node, _ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if isinstance(node, _ast.Name):
+            parts.append(node.id)
+        else:
+            parts.append("?")
+        return ".".join(reversed(parts))
+
+    # ast.walk is iterative: a left-deep tree 100k levels deep cannot exhaust the C stack.
+    for node in _ast.walk(tree):
+        if len(facts) >= MAX_FACTS:
+            break
+        kind = type(node)
+        if kind is _ast.Import:
+            for alias in node.names:
+                bound.add(alias.asname or alias.name.split(".")[0])
+                add("import", alias.name, node)
+                if alias.name == "sys" and alias.asname not in (None, "sys"):
+                    add("import_alias", "sys", node)
+        elif kind is _ast.ImportFrom:
+            base = "." * node.level + (node.module or "")
+            for alias in node.names:
+                bound.add(alias.asname or alias.name)
+                add("import", base + "." + alias.name if node.module else base + alias.name, node)
+        elif kind is _ast.Call:
+            if isinstance(node.func, _ast.Name):
+                call_targets.add(id(node.func))
+            named = (
+                isinstance(node.func, _ast.Name) and node.func.id in LITERAL_ATTRIBUTE_CALLS
+                and len(node.args) >= 2 and isinstance(node.args[1], _ast.Constant)
+                and isinstance(node.args[1].value, str)
+            )
+            literal = named and "__" not in node.args[1].value
+            add("literal_call" if literal else "call", dotted(node.func), node)
+            if named:  # getattr(x, "name") reads what x.name reads: judged alike
+                add("attribute", node.args[1].value, node)
+        elif kind is _ast.Attribute:
+            add("attribute", node.attr, node)
+            if isinstance(node.value, _ast.Name) and node.value.id == "sys":
+                sys_bases.add(id(node.value))
+                add("sys_attribute", node.attr, node)
+        elif kind is _ast.Name:
+            if id(node) not in call_targets:
+                add("name", node.id, node)
+            if node.id == "sys" and id(node) not in sys_bases:
+                add("sys_value", "sys", node)
+        elif kind is _ast.Constant and isinstance(node.value, str) and "__" in node.value:
+            add("string", node.value[:_MAX_NAME], node)
+    # A dotted call whose first name no import binds (a local variable, a parameter).
+    for index, fact in enumerate(facts):
+        if fact[0] == "call" and "." in fact[1] and fact[1].split(".", 1)[0] not in bound:
+            facts[index] = ("unbound_call", *fact[1:])
+    if len(facts) >= MAX_FACTS:
+        del facts[MAX_FACTS:]
+        return {"facts": facts, "facts_truncated": True}
+    return {"facts": facts}
+
+
+def answer_is_incomplete(answer):
+    """True when the audit's answer does not list every construct of the source (the limit
+    was reached): such a source is refused under an enforcing policy. The one rule, applied
+    by the guest before running anything and by the host when it reports."""
+    facts = answer.get("facts")
+    return bool(answer.get("facts_truncated")) or (
+        isinstance(facts, list) and len(facts) >= MAX_FACTS
+    )
+
+
+def _dunders(text):
+    import re
+
+    return re.findall(r"__[A-Za-z0-9_]+__", text)
+
+
+def _judge_import(tables, module):
+    if module.startswith("."):
+        return "relative import (there is no package to import from)"
+    # Only prefixes as deep as the deepest policy entry can match: checking just those keeps
+    # this linear in the name, however many dots a hostile import has.
+    parts = module.split(".", tables["max_depth"])
+    allowed = tables["allowed_modules"]
+    sys_attributes = tables["sys_attributes"]
+    if sys_attributes is not None and parts[0] == "sys" and len(parts) > 1:
+        if parts[1] not in sys_attributes:
+            return f"import of 'sys.{parts[1]}', which is not in the safe subset of sys"
+        return None
+    for i in range(min(len(parts), tables["max_depth"]), 0, -1):
+        prefix = ".".join(parts[:i])
+        if prefix in tables["blocked_modules"]:
+            return f"import of blocked module '{prefix}'"
+        if allowed is not None and prefix in allowed:
+            return None
+    if allowed is None:
+        return None
+    return f"import of '{parts[0]}', which is not in the allowlist"
+
+
+def judge_fact(tables, kind, name):
+    """The findings [(kind, name, reason)] that one audit fact raises under a policy.
+
+    `tables` holds sets: blocked_modules, allowed_modules (None: no allowlist),
+    blocked_calls, blocked_attributes, blocked_names, literal_calls (calls allowed with a
+    literal attribute name), sys_attributes (None: `sys` is judged as a module like any
+    other), and the flag dunder_strings."""
+    if kind == "import":
+        reason = _judge_import(tables, name)
+        return [("import", name, reason)] if reason else []
+    if kind == "literal_call":  # getattr(obj, "name") & co. with a literal non-dunder name
+        if name in tables["literal_calls"]:
+            return []
+        kind = "call"
+    if kind == "unbound_call":
+        if tables["import_bound_calls"]:
+            return []  # its first name is no module: it cannot reach one by that name
+        kind = "call"
+    if kind == "call":
+        parts = name.split(".")
+        last = parts[-1]
+        if last in tables["blocked_calls"] and (
+            len(parts) == 1 or parts[0] in ("builtins", "__builtins__")
+        ):
+            return [("call", name, f"call to blocked function '{last}'")]
+        if len(parts) > 1 and parts[0] in tables["blocked_modules"]:
+            return [("call", name, f"call into blocked module '{parts[0]}'")]
+        return []
+    if kind == "attribute":
+        if name in tables["blocked_attributes"]:
+            return [("attribute", name, f"access to escape-prone attribute '{name}'")]
+        return []
+    if kind == "name":
+        if name in tables["blocked_names"]:
+            return [("name", name, f"use of blocked name '{name}'")]
+        if name in tables["blocked_calls"]:
+            return [("name", name, f"reference to blocked function '{name}'")]
+        return []
+    if tables["sys_attributes"] is not None:
+        if kind == "sys_attribute" and name not in tables["sys_attributes"]:
+            return [("attribute", "sys." + name,
+                     f"access to 'sys.{name}', which is not in the safe subset of sys")]
+        if kind == "sys_value":
+            return [("name", name, "use of 'sys' as a value (only sys.<attribute> of the "
+                     "safe subset is allowed)")]
+        if kind == "import_alias":
+            return [("import", name, "import of 'sys' under another name (its attributes "
+                     "could not be judged)")]
+    if kind == "string" and tables["dunder_strings"]:
+        found = sorted(set(_dunders(name)) & tables["blocked_attributes"])
+        return [("attribute", dunder,
+                 f"string names escape-prone attribute '{dunder}' (format-string walk)")
+                for dunder in found]
+    return []
+
+
+def tables_from_json(data):
+    """Policy tables as sent by the host (lists) -> sets for fast lookups."""
+    allowed = data.get("allowed_modules")
+    modules = list(data["blocked_modules"]) + list(allowed or ())
+    return {
+        "max_depth": max([m.count(".") + 1 for m in modules] or [1]),
+        "blocked_modules": frozenset(data["blocked_modules"]),
+        "allowed_modules": None if allowed is None else frozenset(allowed),
+        "blocked_calls": frozenset(data["blocked_calls"]),
+        "blocked_attributes": frozenset(data["blocked_attributes"]),
+        "blocked_names": frozenset(data["blocked_names"]),
+        "literal_calls": frozenset(data.get("literal_calls") or ()),
+        "import_bound_calls": bool(data.get("import_bound_calls")),
+        "sys_attributes": (
+            None if data.get("sys_attributes") is None else frozenset(data["sys_attributes"])
+        ),
+        "dunder_strings": bool(data["dunder_strings"]),
+        "enforce": bool(data["enforce"]),
+    }
+
+
+def builtin_tables(name, enforce, _cache={}):  # noqa: B006 - the cache is the point
+    """The built-in policy `name` ("strict" or "balanced") as sets; computed once (at build
+    time, in a snapshot)."""
+    tables = _cache.get(name)
+    if tables is None:
+        data = STRICT_TABLES if name == "strict" else BALANCED_TABLES
+        tables = _cache[name] = tables_from_json({**data, "enforce": True})
+    return {**tables, "enforce": enforce}
+
+
+
+# -- the run-time half of the audit ----------------------------------------------------------
+# A static audit cannot know a computed name. While user code runs, this guard judges what
+# only the run can tell with the same tables and `judge_fact`: attribute names given to
+# getattr & co. (and operator.attrgetter/methodcaller, vars() of a class), code compiled at
+# run time (eval, exec, compile, a module the script wrote and imports), imports of computed
+# names, and the interpreter's own audit events (PEP 578) for frame and code internals read
+# by any path. Under an enforcing policy a refusal is a PermissionError in the user's code;
+# either way it is a finding of the result (FINDINGS_MARK on stderr). Code of the standard
+# library and of this bootstrap is trusted: it reads such attributes for its own work.
+#: Starts the record of the findings the guard made while the code ran.
+FINDINGS_MARK = b"\x00sandbox-wasm-findings:"
+#: Findings one run reports at most (later ones are refused all the same).
+MAX_RUNTIME_FINDINGS = 20
+#: Where trusted code lives: the in-memory standard library, frozen modules, an image's
+#: packages. The guest's writable tree (/input, /output, /tmp) is never under these.
+TRUSTED_CODE_PREFIXES = ("/usr/local/lib/python3", "<frozen ", "<sandbox_stdlib>",
+                         "<sandbox_packages>")
+IMPORT_MACHINERY_PREFIXES = ("<frozen importlib", "/usr/local/lib/python3.13/importlib/")
+_WATCHED_EVENTS = frozenset(("object.__getattr__", "compile", "import", "code.__new__",
+                             "marshal.loads", "marshal.load", "function.__new__"))
+_GUARD = {"tables": None, "armed": False, "busy": False, "findings": [], "policy": ""}
+
+
+def _is_trusted(frame, _guard=_GUARD):
+    code = frame.f_code  # raises object.__getattr__, ignored while the guard is busy
+    return (code.co_filename.startswith(TRUSTED_CODE_PREFIXES)
+            or frame.f_globals is _GUEST_GLOBALS)
+
+
+def _caller(depth, _getframe=sys._getframe):
+    """The frame `depth` levels above the caller of the guard's entry point."""
+    try:
+        return _getframe(depth + 1)
+    except ValueError:
+        return None
+
+
+def _refuse(kind, name, reason, frame=None, _guard=_GUARD):
+    """Record a finding of the run; under an enforcing policy refuse it (PermissionError)."""
+    findings = _guard["findings"]
+    if len(findings) < MAX_RUNTIME_FINDINGS:
+        line = frame.f_lineno if frame is not None else 0
+        findings.append([kind, str(name)[:_MAX_NAME], line, 0, "at run time: " + reason])
+    if _guard["tables"]["enforce"]:
+        raise PermissionError(f"the sandbox's {_guard['policy']} policy refuses this: "
+                              f"{reason}")
+
+
+def _untrusted_caller(depth, _guard=_GUARD):
+    """The frame `depth` levels above the caller, if it runs code the user brought."""
+    frame = _caller(depth + 1)
+    if frame is None:
+        return None
+    _guard["busy"] = True
+    try:
+        return None if _is_trusted(frame) else frame
+    finally:
+        _guard["busy"] = False
+
+
+def _check_attribute(name, how, _guard=_GUARD):
+    """Refuse (record) an escape-prone attribute name given to getattr & co. by the user's
+    code; the standard library asking for one for its own work is not refused."""
+    if (_guard["armed"] and type(name) is str
+            and name in _guard["tables"]["blocked_attributes"]):
+        frame = _untrusted_caller(2)
+        if frame is not None:
+            _refuse("attribute", name, f"{how} of escape-prone attribute {name!r}", frame)
+
+
+def _check_source(source, filename, _guard=_GUARD):
+    """Judge code compiled at run time; refuse it (enforce) if the audit would have."""
+    import ast as _ast
+
+    try:
+        tree = source if isinstance(source, _ast.AST) else _ast.parse(source, filename)
+    except BaseException:
+        return  # compile() itself reports the syntax error
+    if not isinstance(tree, _ast.Module):
+        tree = _ast.Module(body=[_ast.Expr(tree.body)] if isinstance(tree, _ast.Expression)
+                           else getattr(tree, "body", []), type_ignores=[])
+    answer = _facts_of(tree)
+    tables = _guard["tables"]
+    for fact in answer["facts"]:
+        if fact[0] == "string":
+            # Text compiled at run time (a doctest's expected output, a message) is data;
+            # a format walk needs an attribute name, which the guard checks when it is used.
+            continue
+        for kind, name, reason in judge_fact(tables, fact[0], fact[1]):
+            _refuse(kind, name, f"{reason} (in code compiled from {filename!r}, line "
+                    f"{fact[2]})", _caller(2))
+    if answer_is_incomplete(answer):
+        _refuse("name", "<source>", f"code compiled from {filename!r} is too large to audit")
+
+
+def _runtime_guard(event, args, _guard=_GUARD, _watched=_WATCHED_EVENTS):
+    """The audit hook (installed once; it acts only while user code runs)."""
+    if event not in _watched or not _guard["armed"] or _guard["busy"]:
+        return
+    _guard["busy"] = True
+    try:
+        frame = _caller(1)
+        if frame is None:
+            return
+        if event == "object.__getattr__":
+            name = args[1]
+            if name in _guard["tables"]["blocked_attributes"] and not _is_trusted(frame):
+                _refuse("attribute", name, f"read of escape-prone attribute {name!r}", frame)
+        elif event == "compile":
+            source, filename = args[0], str(args[1])
+            # Code from the user's own files, or parsed where the user's code asked for
+            # it; doctest examples are the user's code too, whoever parses them.
+            user_file = (not filename.startswith((*TRUSTED_CODE_PREFIXES, "<"))
+                         or filename.startswith("<doctest"))
+            if user_file or not _is_trusted(frame):
+                _check_source(source, filename)
+        elif event == "import":
+            reason = _judge_import(_guard["tables"], str(args[0]))
+            # The frame that asked: past the import machinery's own frames.
+            while frame is not None and frame.f_code.co_filename.startswith(
+                    IMPORT_MACHINERY_PREFIXES):
+                frame = frame.f_back
+            if reason and frame is not None and not _is_trusted(frame):
+                _refuse("import", args[0], reason, frame)
+        elif not _is_trusted(frame):  # code objects made or loaded by hand
+            _refuse("call", event, f"{event} (code objects are made only by compile)", frame)
+    finally:
+        _guard["busy"] = False
+
+
+def _guard_builtins(_builtins=builtins, _getattr=getattr, _setattr=setattr,
+                    _delattr=delattr, _hasattr=hasattr, _vars=vars, _import=__import__,
+                    _check=_check_attribute, _guard=_GUARD):
+    """The builtins user code runs with: the real ones, with getattr & co. checking the
+    names they are given, and the `exit`/`quit` a normal interpreter's site module adds.
+    The standard library keeps the real builtins (wrapping them there slowed every
+    `getattr` it makes, the audit's own tree walk included); user code that imports
+    `builtins` gets a module of these same functions, so that is no way around them."""
+
+    def getattr(obj, name, *default):
+        _check(name, "getattr")
+        return _getattr(obj, name, *default)
+
+    def setattr(obj, name, value):
+        _check(name, "setattr")
+        return _setattr(obj, name, value)
+
+    def delattr(obj, name):
+        _check(name, "delattr")
+        return _delattr(obj, name)
+
+    def hasattr(obj, name):
+        _check(name, "hasattr")
+        return _hasattr(obj, name)
+
+    def vars(*obj):
+        if not obj:  # the caller's namespace, as locals() gives it
+            found = _caller(1).f_locals
+            return found if type(found) is dict else dict(found)
+        found = _vars(*obj)
+        if (_guard["armed"] and isinstance(obj[0], type)
+                and _untrusted_caller(1) is not None):
+            blocked = _guard["tables"]["blocked_attributes"]  # a class's namespace: a view
+            return {k: v for k, v in found.items() if k not in blocked}
+        return found
+
+    def __import__(name, globals=None, locals=None, fromlist=(), level=0):
+        if _guard["armed"] and level == 0 and type(name) is str:
+            if name == "builtins":
+                return module
+            reason = _judge_import(_guard["tables"], name)
+            if reason:
+                frame = _untrusted_caller(1)
+                if frame is not None:
+                    _refuse("import", name, reason, frame)
+        return _import(name, globals, locals, fromlist, level)
+
+    class Quitter:
+        def __init__(self, name):
+            self.name = name
+
+        def __repr__(self):
+            return f"Use {self.name}() or Ctrl-D (i.e. EOF) to exit"
+
+        def __call__(self, code=None):
+            raise SystemExit(code)
+
+    module = type(_builtins)("builtins", _builtins.__doc__)
+    guarded = module.__dict__
+    guarded.update(_builtins.__dict__)
+    for function in (getattr, setattr, delattr, hasattr, vars, __import__):
+        function.__doc__ = _builtins.__dict__[function.__name__].__doc__
+        function.__qualname__ = function.__name__
+        function.__module__ = "builtins"
+        guarded[function.__name__] = function
+    guarded.setdefault("exit", Quitter("exit"))
+    guarded.setdefault("quit", Quitter("quit"))
+    return module
+
+
+def _patch_operator(module, _check=_check_attribute):
+    """operator.attrgetter / methodcaller check their names at run time, as getattr does."""
+    attrgetter, methodcaller = module.attrgetter, module.methodcaller
+
+    def checked_attrgetter(attr, *attrs):
+        for name in (attr, *attrs):
+            for part in (name.split(".") if type(name) is str else (name,)):
+                _check(part, "operator.attrgetter")
+        return attrgetter(attr, *attrs)
+
+    def checked_methodcaller(name, *args, **kwargs):
+        _check(name, "operator.methodcaller")
+        return methodcaller(name, *args, **kwargs)
+
+    checked_attrgetter.__doc__ = attrgetter.__doc__
+    checked_methodcaller.__doc__ = methodcaller.__doc__
+    module.attrgetter, module.methodcaller = checked_attrgetter, checked_methodcaller
+
+
+def _patch_import_module(module, _guard=_GUARD):
+    """importlib.import_module judges a computed name asked for by user code, as import
+    statements are (a module already loaded raises no audit event)."""
+    import_module = module.import_module
+
+    def checked_import_module(name, package=None):
+        tables = _guard["tables"]
+        if _guard["armed"] and type(name) is str and not name.startswith("."):
+            frame = _caller(1)
+            _guard["busy"] = True
+            try:
+                untrusted = frame is not None and not _is_trusted(frame)
+            finally:
+                _guard["busy"] = False
+            if untrusted and name == "builtins" and _USER_BUILTINS["module"] is not None:
+                return _USER_BUILTINS["module"]  # the guarded builtins, as `import` gives
+            reason = untrusted and _judge_import(tables, name)
+            if reason:
+                _refuse("import", name, reason, frame)
+        return import_module(name, package)
+
+    checked_import_module.__doc__ = import_module.__doc__
+    module.import_module = checked_import_module
+
+
+#: The builtins module user code sees (`_guard_builtins`); None: the real one.
+_USER_BUILTINS = {"module": None}
+
+
+def _install_guard(_sys=sys, _state={}):  # noqa: B006 - once per interpreter
+    """Install the run-time guard (once per interpreter; it acts only while armed)."""
+    if _state:
+        return
+    import importlib
+    import operator
+
+    _patch_operator(operator)
+    _patch_import_module(importlib)
+    _sys.addaudithook(_runtime_guard)
+    _USER_BUILTINS["module"] = _guard_builtins()
+    _state["installed"] = True
+
+
+def _arm(tables, policy, _guard=_GUARD):
+    """Arm the guard for the user code about to run under `tables`."""
+    _guard["tables"] = tables
+    _guard["policy"] = policy
+    _guard["findings"] = []
+    _guard["armed"] = True
+
+
+def _disarm(_guard=_GUARD, _write=os.write):
+    """Disarm the guard; its findings (if any) go to the host on stderr."""
+    _guard["armed"] = False
+    findings = _guard["findings"]
+    if findings:
+        _guard["findings"] = []
+        # The user's code may have broken `json` (sys.modules["json"] = None): the record is
+        # then lost, never the run's own outcome.
+        with contextlib.suppress(BaseException):
+            from json import dumps as _dumps
+
+            _write(2, FINDINGS_MARK + _dumps(findings).encode("utf-8", "replace") + b"\n")
+
+
+_GUEST_GLOBALS = globals()
+
+
+def _write_all(fd, data, _write=os.write):
+    view = memoryview(data)
+    while view:
+        view = view[_write(fd, view):]
+
+
+def _exit_code(exc, _write=os.write):
+    code = exc.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        # Beyond 32 bits a native process cannot report it either; never let it read as 0.
+        return code if -(2**31) <= code < 2**31 else 1
+    with contextlib.suppress(Exception):
+        _write(2, (str(code) + "\n").encode("utf-8", "backslashreplace"))
+    return 1
+
+
+def _report(exc, _write=os.write):
+    from json import dumps as _dumps
+    from traceback import format_exception as _format
+
+    tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
+    try:
+        text = "".join(_format(type(exc), exc, tb, limit=-64))
+    except BaseException:
+        text = f"{type(exc).__name__}: <unprintable exception>\n"
+    _write(2, text.encode("utf-8", "backslashreplace"))
+    try:
+        message = str(exc)[:MAX_ERROR_MESSAGE_CHARS]
+    except BaseException:
+        message = "<unprintable>"
+    # Cut in characters before encoding (never inside a character), and kept as UTF-8 so
+    # that non-ASCII text does not grow sixfold: the record stays under
+    # MAX_ERROR_RECORD_BYTES whatever the message holds.
+    record = _dumps({"type": type(exc).__name__[:MAX_ERROR_TYPE_CHARS], "message": message},
+                    ensure_ascii=False)
+    _write(2, ERROR_MARK + record.encode("utf-8", "backslashreplace") + b"\n")
+
+
+def _report_unguarded(exc, _guard=_GUARD, _report=_report):
+    """The bootstrap's report of the user's exception, with the guard paused: it is our own
+    code, and formatting a traceback a million frames deep reads `tb_frame` a million times
+    (each an audit event the guard would judge)."""
+    armed, _guard["armed"] = _guard["armed"], False
+    try:
+        _report(exc)
+    finally:
+        _guard["armed"] = armed
+
+
+def _flush(_sys=sys):
+    for stream in (_sys.stdout, _sys.stderr):
+        with contextlib.suppress(BaseException):
+            stream.flush()
+
+
+def serve(_exit=os._exit):
+    """Serve the one request on stdin (the entry point of every run; a snapshot's resume
+    trampoline calls it by this name). A session request, and a one-shot request with the
+    rest option, returns (its exit status on stderr), leaving the instance at rest; any
+    other one-shot request ends the process."""
+    mode, _, rest = _read_request().partition(b"\n")
+    mode, *options = mode.split(b" ")
+    if TOOLS_OPTION in options:
+        manifest, _, rest = rest.partition(b"\n")
+        _install_tools(manifest)
+    else:
+        sys.modules.pop("tools", None)  # a session's earlier call may have had tools
+    # Returning (instead of os._exit) leaves no frame of this call behind: the instance is
+    # at rest, and its memory is the whole state (a session's, or one the host puts back).
+    end = _come_to_rest if mode == MODE_SESSION or REST_OPTION in options else _exit
+    if mode == MODE_AUDIT:
+        _write_answer(_audit_answer(rest))
+        return end(0)
+    source, code_object, tables, policy = rest, None, None, b""
+    if mode in (MODE_SESSION, MODE_EXEC):
+        policy, _, source = rest.partition(b"\n")
+        tables = _tables_for(policy)
+        answer, code_object, blocked = _judge(source, tables)
+        _write_answer(answer)
+        del answer
+        if blocked:
+            return end(0)
+    guard = (tables, _policy_name(policy))
+    if mode == MODE_SESSION:
+        return end(_run_session_code(code_object, guard) & 0xFF)
+    # Exit statuses are 8 bits wide, as for a native process (and os._exit rejects ints
+    # beyond 32 bits).
+    return end(_run_user_code(source, code_object, guard) & 0xFF)
+
+
+def _policy_name(policy_line):
+    """The policy's name for the guard's messages: a built-in one's, or "configured"."""
+    name = policy_line.partition(b":")[0].partition(b"+")[0]
+    return name[1:].decode() if name in (b"@strict", b"@balanced") else "configured"
+
+
+def _come_to_rest(status, _write_all=_write_all):
+    """End a request that returns: its exit status goes to the host on stderr."""
+    _write_all(2, STATUS_MARK + str(status).encode() + b"\n")
+
+
+def _read_request(_read=os.read):
+    # The host serves stdin from memory and fills each read as far as it can: a read that
+    # returns less than asked for has reached the end. Reads start at 16 KiB (one host call
+    # for most requests) and double up to 4 MiB: os.read allocates the whole size it is
+    # asked for, and a 4 MiB buffer for a one-line request made every run grow its memory
+    # by 4 MiB and fault in the pages it touched there.
+    chunks = []
+    size = 1 << 14
+    while True:
+        chunk = _read(0, size)
+        chunks.append(chunk)
+        if len(chunk) < size:
+            return b"".join(chunks)
+        size = min(size * 2, 1 << 22)
+
+
+def _write_answer(answer):
+    """The audit answer, framed: it comes before any user output and no cap applies."""
+    _write_all(1, len(answer).to_bytes(ANSWER_LENGTH_BYTES, "little") + answer)
+
+
+def _audit_answer(source):
+    from json import dumps as _dumps
+
+    try:
+        return _dumps(_facts(source)[0], separators=(",", ":")).encode()
+    except MemoryError:
+        return b'{"audit_error":"memory"}'
+
+
+def _tables_for(policy_line):
+    builtin = BUILTIN_POLICY_LINES.get(policy_line)
+    if builtin is not None:
+        return builtin_tables(*builtin)  # built at start-up
+    from json import loads as _loads
+
+    return tables_from_json(_loads(policy_line))
+
+
+def _judge(source, tables):
+    """(audit answer, code object or None, blocked): the source parsed and compiled, its
+    facts judged with `tables`; nothing of it runs here."""
+    from json import dumps as _dumps
+
+    try:
+        answer, code_object = _facts(source)
+        facts = answer.get("facts")
+        blocked = facts is None or (tables["enforce"] and (
+            answer_is_incomplete(answer)
+            or any(judge_fact(tables, fact[0], fact[1]) for fact in facts)))
+        answer["ran"] = not blocked
+        return _dumps(answer, separators=(",", ":")).encode(), code_object, blocked
+    except MemoryError:
+        return b'{"audit_error":"memory","ran":false}', None, True
+
+
+def _run_user_code(source, code_object, guard=(None, ""), _atexit=atexit,
+                   _builtins=builtins, _sys=sys, gc=gc, _report=_report,
+                   _exit_code=_exit_code, _flush=_flush, _arm=_arm,
+                   _disarm=_disarm, _user=_USER_BUILTINS):
+    """Run the user's code as __main__; return its exit status. The functions that report
+    the outcome are bound here, before the user's code can reach this module."""
+    _sys.argv[:] = ["-c"]  # as on the plain path, whether or not this is a snapshot
+    # The user code gets a module of its own as __main__ (so `import __main__` finds the
+    # user's namespace, as in a real interpreter, and not this bootstrap).
+    main_module = type(_sys)("__main__")
+    namespace = main_module.__dict__
+    namespace["__builtins__"] = _user["module"] or _builtins
+    _sys.modules["__main__"] = main_module
+    _start_run()
+    code = 0
+    try:
+        if code_object is None:
+            code_object = compile(source, "<sandbox>", "exec", dont_inherit=True)
+        if guard[0] is not None:
+            _arm(*guard)
+        exec(code_object, namespace)
+    except SystemExit as exc:
+        code = _exit_code(exc)
+    except BaseException as exc:
+        # Free what the user code held (a memory bomb leaves no room to format the error).
+        namespace.clear()
+        gc.collect()
+        _report_unguarded(exc)
+        code = 130 if isinstance(exc, KeyboardInterrupt) else 1
+    # CPython runs atexit handlers at shutdown, then finalises what __main__ still holds
+    # (its objects' __del__ methods run); so do we, under the same deadline and fuel.
+    with contextlib.suppress(BaseException):
+        _atexit._run_exitfuncs()
+    with contextlib.suppress(BaseException):
+        namespace.clear()
+        gc.collect()
+    _flush()
+    _disarm()
+    return code
+
+
+def _install_tools(manifest, _sys=sys, _read=os.read, _write=os.write, _builtins=builtins):
+    """The `tools` module: a stub per host tool (its name, signature and docstring) that
+    sends its arguments through the tool channel and returns the host's answer."""
+    from json import dumps as _dumps
+    from json import loads as _loads
+
+    class ToolError(Exception):
+        """A host tool failed with an exception that has no built-in type here."""
+
+    ToolError.__module__ = "tools"
+    raised_as = {name: getattr(_builtins, name) for name in GUEST_TOOL_EXCEPTIONS}
+
+    def read_answer():
+        # Most answers fit the first read (one host call): its 8-byte length, then JSON.
+        data = _read(TOOLS_FD, 1 << 16)
+        if len(data) < 8:
+            raise RuntimeError("the tool channel closed")
+        length = int.from_bytes(data[:8], "little")
+        parts, have = [data[8:]], len(data) - 8
+        while have < length:
+            chunk = _read(TOOLS_FD, min(length - have, 1 << 22))
+            if not chunk:
+                raise RuntimeError("the tool channel closed")
+            parts.append(chunk)
+            have += len(chunk)
+        return b"".join(parts)
+
+    def call(name, args, kwargs):
+        try:
+            request = _dumps({"tool": name, "args": args, "kwargs": kwargs},
+                             allow_nan=False, separators=(",", ":")).encode()
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"{name}(): arguments must be JSON values ({exc})") from None
+        try:
+            _write(TOOLS_FD, request)
+        except OSError:
+            # A session's later call that offers no tools: the module outlived them.
+            raise RuntimeError(f"{name}(): no host tools are offered in this call") from None
+        answer = _loads(read_answer())
+        error = answer.get("error")
+        if error is not None:
+            kind = raised_as.get(error["type"])
+            if kind is None:
+                raise ToolError(f"{error['type']}: {error['message']}")
+            raise kind(error["message"])
+        return answer["result"]
+
+    missing = object()  # a parameter left to the host's default
+    module = type(_sys)("tools")
+    specs = _loads(manifest)
+    module.__doc__ = "The host's tools: " + ", ".join(spec["name"] for spec in specs)
+    module.ToolError = ToolError
+    for spec in specs:
+        namespace = {"__call": call, "__missing": missing}
+        exec(_stub_source(spec["name"], spec["params"]), namespace)
+        stub = namespace[spec["name"]]
+        stub.__doc__ = spec["doc"] or None
+        stub.__module__ = "tools"
+        setattr(module, spec["name"], stub)
+    module.__all__ = [spec["name"] for spec in specs]
+    _sys.modules["tools"] = module
+
+
+def _stub_source(name, params):
+    """`def name(<the tool's parameters>): return __call(name, args, kwargs)`. Defaults
+    that are JSON are written as literals; others are `__missing` and left to the host.
+    Positional parameters go positionally (so that *args works), keyword-only ones by name."""
+    from json import loads as _loads
+
+    signature, positional, keywords = [], [], []
+    star = starstar = None
+    previous = None
+    for pname, kind, default_json, has_default in params:
+        if previous == "POSITIONAL_ONLY" and kind != "POSITIONAL_ONLY":
+            signature.append("/")
+        if kind == "KEYWORD_ONLY" and star is None and "*" not in signature:
+            signature.append("*")
+        default = ""
+        if has_default:
+            default = "=" + (repr(_loads(default_json)) if default_json is not None
+                             else "__missing")
+        if kind == "VAR_POSITIONAL":
+            star = pname
+            signature.append("*" + pname)
+        elif kind == "VAR_KEYWORD":
+            starstar = pname
+            signature.append("**" + pname)
+        else:
+            signature.append(pname + default)
+            (keywords if kind == "KEYWORD_ONLY" else positional).append(pname)
+        previous = kind
+    if previous == "POSITIONAL_ONLY":
+        signature.append("/")
+    lines = [f"def {name}({', '.join(signature)}):", "    __a, __k, __named = [], {}, False"]
+    for pname in positional:
+        # After a parameter left to the host's default, the rest go by name.
+        lines += [f"    if {pname} is __missing:", "        __named = True",
+                  "    elif __named:", f"        __k[{pname!r}] = {pname}",
+                  "    else:", f"        __a.append({pname})"]
+    for pname in keywords:
+        lines.append(f"    if {pname} is not __missing:")
+        lines.append(f"        __k[{pname!r}] = {pname}")
+    if star:
+        lines.append(f"    __a.extend({star})")
+    if starstar:
+        lines.append(f"    __k.update({starstar})")
+    lines.append(f"    return __call({name!r}, __a, __k)")
+    return "\n".join(lines) + "\n"
+
+
+# The bootstrap's own module: the resume trampoline looks serve() up in sys.modules["__main__"],
+# which a session's code replaces while it runs.
+_BOOTSTRAP_MAIN = sys.modules.get("__main__")
+
+
+def _run_session_code(code_object, guard=(None, ""), _builtins=builtins, _sys=sys, gc=gc,
+                      _report=_report, _exit_code=_exit_code, _flush=_flush,
+                      _arm=_arm, _disarm=_disarm, _user=_USER_BUILTINS,
+                      _state={}):  # noqa: B006
+    """Run one request's code in the session's __main__ (created by the first request and
+    kept for the next); return its exit status. Unlike a one-shot run, the namespace is not
+    cleared and atexit handlers do not run: the session lives on."""
+    main_module = _state.get("main")
+    if main_module is None:
+        main_module = _state["main"] = type(_sys)("__main__")
+        main_module.__dict__["__builtins__"] = _user["module"] or _builtins
+        _start_run()  # a session's first call; later ones keep its cwd and seeds
+    _sys.argv[:] = ["-c"]
+    _sys.modules["__main__"] = main_module
+    code = 0
+    try:
+        if guard[0] is not None:
+            _arm(*guard)
+        exec(code_object, main_module.__dict__)
+    except SystemExit as exc:
+        code = _exit_code(exc)
+    except BaseException as exc:
+        gc.collect()
+        with contextlib.suppress(BaseException):
+            _report_unguarded(exc)
+        code = 130 if isinstance(exc, KeyboardInterrupt) else 1
+        del exc
+    finally:
+        _flush()
+        _disarm()
+        _sys.modules["__main__"] = _BOOTSTRAP_MAIN
+    return code
+
+
+def _reseed_random_on_first_use(random_module):
+    """Make the snapshot's `random` reseed its shared generator from the host's entropy the
+    first time a run uses it (a snapshot must never hand every run the same sequence).
+
+    Reseeding in every run cost ~90k instructions and a page of writes, also in the runs
+    that never use `random`. Every function `random` exports from its shared instance, and
+    the instance itself (`random._inst`, now served by the module's `__getattr__`), reseeds
+    first; the first use puts the instance's own methods back, so later lookups cost
+    nothing. Each run starts from the snapshot, where the trap is set again."""
+    instance = random_module._inst
+    names = [name for name, value in vars(random_module).items()
+             if getattr(value, "__self__", None) is instance]
+    armed = [True]
+
+    def reseed():
+        if armed[0]:
+            armed[0] = False
+            instance.seed()
+            for name in names:
+                # Only our own traps go back: a name the user replaced meanwhile (e.g.
+                # unittest.mock.patch("random.randint")) keeps the replacement.
+                if vars(random_module).get(name) is traps[name]:
+                    setattr(random_module, name, getattr(instance, name))
+
+    def first_use(name):
+        method = getattr(instance, name)
+
+        def reseeding(*args, **kwargs):
+            reseed()
+            return method(*args, **kwargs)
+
+        reseeding.__name__ = reseeding.__qualname__ = name
+        reseeding.__doc__ = method.__doc__
+        return reseeding
+
+    def module_getattr(name):
+        if name == "_inst":
+            reseed()
+            return instance
+        raise AttributeError(f"module 'random' has no attribute {name!r}")
+
+    traps = {name: first_use(name) for name in names}
+    for name, trap in traps.items():
+        setattr(random_module, name, trap)
+    del random_module._inst
+    random_module.__getattr__ = module_getattr
+
+
+#: The guest's working directory: writable, so that relative paths work as on a desktop
+#: (`open('out.csv', 'w')`); what is written there comes back as the result's files.
+WORKING_DIRECTORY = "/output"
+
+
+def _start_run(_chdir=os.chdir, _modules=sys.modules):
+    """What a run (or a session's first call) starts with: the working directory, numpy's
+    global generator seeded from the host's entropy, and dateutil's idea of this year. The
+    data runtime imports numpy and pandas in its snapshot, under the snapshot's fixed clock
+    (1970): unseeded, every run would draw the same numbers from np.random.rand & co. and
+    pandas' sample() (generators made by np.random.default_rng() draw fresh entropy
+    themselves), and dateutil's default parser, which pandas uses, would read two-digit years
+    as around 1970 ('20/12/21' as 1921)."""
+    with contextlib.suppress(OSError):  # a runtime without the in-memory tree keeps "/"
+        _chdir(WORKING_DIRECTORY)
+    mtrand = _modules.get("numpy.random.mtrand")
+    if mtrand is not None:
+        mtrand._rand.seed()
+    dateutil_parser = _modules.get("dateutil.parser._parser")
+    if dateutil_parser is not None:
+        from time import localtime
+
+        info = dateutil_parser.DEFAULTPARSER.info
+        info._year = localtime().tm_year
+        info._century = info._year // 100 * 100
+
+
+def _pbkdf2_hmac(hash_name, password, salt, iterations, dklen=None):
+    """hashlib.pbkdf2_hmac (RFC 8018), as CPython's pure-Python version before 3.12 (since
+    3.12 hashlib has it only through OpenSSL, which the guest does not have)."""
+    import hmac as _hmac
+    from hashlib import new as _new
+
+    if not isinstance(hash_name, str):
+        raise TypeError(hash_name)
+    password = bytes(memoryview(password))
+    salt = bytes(memoryview(salt))
+    inner, outer = _new(hash_name), _new(hash_name)
+    blocksize = getattr(inner, "block_size", 64)
+    if len(password) > blocksize:
+        password = _new(hash_name, password).digest()
+    password = password + b"\x00" * (blocksize - len(password))
+    inner.update(password.translate(_hmac.trans_36))
+    outer.update(password.translate(_hmac.trans_5C))
+
+    def prf(msg, inner=inner, outer=outer):
+        icpy, ocpy = inner.copy(), outer.copy()
+        icpy.update(msg)
+        ocpy.update(icpy.digest())
+        return ocpy.digest()
+
+    if iterations < 1:
+        raise ValueError(iterations)
+    if dklen is None:
+        dklen = outer.digest_size
+    if dklen < 1:
+        raise ValueError(dklen)
+    dkey = b""
+    loop = 1
+    while len(dkey) < dklen:
+        prev = prf(salt + loop.to_bytes(4, "big"))
+        rkey = int.from_bytes(prev, "big")
+        for _ in range(iterations - 1):
+            prev = prf(prev)
+            rkey ^= int.from_bytes(prev, "big")
+        loop += 1
+        dkey += rkey.to_bytes(inner.digest_size, "big")
+    return dkey[:dklen]
+
+
+def _explain_missing_capabilities():
+    """What the sandbox lacks fails at the call with one line that says why (an agent can
+    correct itself), instead of an errno that suggests a bug."""
+    import errno
+    import hashlib
+    import subprocess
+    import threading
+
+    try:
+        import socket
+    except ImportError:  # a build without _socket: nothing to explain
+        socket = None
+
+    if not hasattr(hashlib, "pbkdf2_hmac"):
+        hashlib.pbkdf2_hmac = _pbkdf2_hmac
+        hashlib.__all__ = (*hashlib.__all__, "pbkdf2_hmac")
+
+    def no_processes(*args, **kwargs):
+        raise OSError(errno.ENOSYS, "no processes in the sandbox: a program cannot be "
+                      "started (do the work in Python, or ask the host for a tool)")
+
+    def popen_init(self, *args, **kwargs):
+        no_processes()
+
+    subprocess.Popen.__init__ = popen_init
+    # os.system and os.popen say why; the rest of the process functions stay absent, as on
+    # WASI (the standard library tests `hasattr(os, "fork")` to decide what to set up).
+    os.system = os.popen = no_processes
+
+    if socket is not None:
+        real_socket_init = socket.socket.__init__
+
+        def no_network(self, *args, **kwargs):
+            try:
+                real_socket_init(self, *args, **kwargs)
+            except OSError:
+                raise OSError(errno.ENOSYS, "no network in the sandbox: sockets cannot be "
+                              "opened (ask the host for a tool that fetches what you need)"
+                              ) from None
+
+        socket.socket.__init__ = no_network
+
+        def no_name_lookup(*args, **kwargs):
+            raise OSError(errno.ENOSYS, "no network in the sandbox: host names cannot be "
+                          "looked up (ask the host for a tool that fetches what you need)")
+
+        for name in ("getaddrinfo", "gethostbyname", "gethostbyname_ex", "gethostbyaddr",
+                     "create_connection", "create_server", "socketpair"):
+            setattr(socket, name, no_name_lookup)
+
+    def no_threads(self):
+        raise RuntimeError("no threads in the sandbox: a thread cannot start (run the work in "
+                           "this thread; asyncio works without threads)")
+
+    threading.Thread.start = no_threads
+
+
+def _asyncio_without_a_self_pipe(module):
+    """asyncio's event loop makes a socket pair so that other threads and signal handlers can
+    wake it; the guest has neither, nor sockets. Without the pair, coroutines, tasks,
+    sleeps and timeouts work as they do anywhere."""
+    loop_class = module.BaseSelectorEventLoop
+    make_self_pipe, close_self_pipe = loop_class._make_self_pipe, loop_class._close_self_pipe
+
+    def _make_self_pipe(self):
+        try:
+            make_self_pipe(self)
+        except OSError:
+            self._ssock = self._csock = None
+
+    def _close_self_pipe(self):
+        if self._ssock is not None:
+            close_self_pipe(self)
+
+    loop_class._make_self_pipe, loop_class._close_self_pipe = _make_self_pipe, _close_self_pipe
+
+
+#: Standard-library modules patched right after their import (not preloaded: most runs
+#: never import them, and preloading would grow every instance's memory).
+_AFTER_IMPORT = {"asyncio.selector_events": _asyncio_without_a_self_pipe}
+
+
+class _PatchingLoader:
+    """A module's own loader, then its patch."""
+
+    def __init__(self, loader, patch):
+        self._loader, self._patch = loader, patch
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module):
+        self._loader.exec_module(module)
+        self._patch(module)
+
+
+class _AfterImportFinder:
+    """First on sys.meta_path: finds nothing itself; for a module of `_AFTER_IMPORT` it
+    wraps the spec the other finders give."""
+
+    @staticmethod
+    def find_spec(name, path=None, target=None, _patches=_AFTER_IMPORT, _sys=sys):
+        patch = _patches.get(name)
+        if patch is None:
+            return None
+        for finder in _sys.meta_path:
+            if finder is _AfterImportFinder:
+                continue
+            spec = finder.find_spec(name, path, target)
+            if spec is not None:
+                spec.loader = _PatchingLoader(spec.loader, patch)
+                return spec
+        return None
+
+
+#: Free heap our runtime's snapshot starts with (see the end of this file).
+HEAP_HEADROOM_BYTES = 6 * 1024 * 1024
+
+# A source with the constructs the audit meets most, judged a few times at build time.
+_WARM_UP_SOURCE = b"""\
+import json, math
+from collections import Counter
+class Point:
+    def __init__(self, x, y=0, *args, **kw):
+        self.x, self.y = x, y
+    def norm(self):
+        return math.hypot(self.x, self.y)
+def main(items: list[int]) -> dict:
+    total = sum(i * i for i in items if i % 2)
+    words = Counter(str(i)[0] for i in items)
+    try:
+        data = json.loads('{"a": [1, 2]}')
+    except ValueError as exc:
+        data = {"error": f"{exc!r:>10}"}
+    with open.__doc__ and None or __import__("io").StringIO() as buffer:
+        print(total, words.most_common(1), data, Point(3, 4).norm(), file=buffer)
+    return {k: v for k, v in data.items()}
+print(main(list(range(10))), "__class__", sorted(range(3), key=lambda v: -v))
+"""
+
+
+#: What an image's or the data runtime's init run reads (the wheels' files, their compiled
+#: modules, the list of what to preload), written by sandbox_wasm/_images/build.py or the
+#: build recipe; absent for the lean runtime.
+PACKAGES_CONFIG = "/init/image.json"
+PACKAGE_FINDER_SOURCE = "/init/package_finder.py"
+#: The policy lines of the built-in policies with the packages allowed (_audit/policy.py
+#: `image_policy_line`).
+IMAGE_POLICY_SUFFIX = b"+image"
+
+
+def _read_init_file(path):
+    """The bytes of an /init file, or None when it is absent. os.read, not open(): open()
+    stats the file, and its time stamps would stay in the snapshot's freed memory (every
+    build would differ)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+    try:
+        return b"".join(iter(lambda: os.read(fd, 1 << 16), b""))
+    finally:
+        os.close(fd)
+
+
+def _install_init_packages(_sys=sys):
+    """At snapshot init, when /init holds packages: put the package finder
+    (package_finder.py) on sys.meta_path, import the packages to preload, and allow the
+    packages in the built-in policies' tables (kept ready under their `+image` lines)."""
+    global _tables_for
+    config_bytes = _read_init_file(PACKAGES_CONFIG)
+    if config_bytes is None:
+        return
+    from json import loads
+
+    module = type(_sys)("_sandbox_packages")
+    _sys.modules["_sandbox_packages"] = module
+    source = _read_init_file(PACKAGE_FINDER_SOURCE)
+    exec(compile(source, "<sandbox_packages>", "exec", dont_inherit=True), module.__dict__)
+    config = loads(config_bytes)
+    module.install(config)
+    # A preloaded package that drew from `random` here spent the trap that reseeds it at its
+    # first use in a run: set it again, or every run would repeat one sequence.
+    random = _sys.modules["random"]
+    if getattr(random.random, "__self__", None) is not None:
+        random._inst = random.random.__self__
+        _reseed_random_on_first_use(random)
+    packages = frozenset(config["top_level"])
+    tables = {}
+    for line, (name, enforce) in BUILTIN_POLICY_LINES.items():
+        table = builtin_tables(name, enforce)
+        if table["allowed_modules"] is not None:
+            table = {**table, "allowed_modules": table["allowed_modules"] | packages}
+        tables[line.replace(b":", IMAGE_POLICY_SUFFIX + b":", 1)] = table
+
+    def image_tables_for(policy_line, _builtin=_tables_for):
+        found = tables.get(policy_line)
+        return _builtin(policy_line) if found is None else found
+
+    _tables_for = image_tables_for
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--snapshot-init"]:
+    for _name in _PRELOAD:
+        __import__(_name)
+    _install_guard()
+    _explain_missing_capabilities()
+    sys.meta_path.insert(0, _AfterImportFinder)
+    # A module the script writes is compiled from its source each time it is imported (and
+    # so judged by the run-time guard), never cached as bytecode in the guest's tree.
+    sys.dont_write_bytecode = True
+    _reseed_random_on_first_use(sys.modules["random"])
+    _install_init_packages()
+    # Judge a typical source a few times under both built-in policies (nothing of it runs):
+    # the interpreter's adaptive instructions on the audit's path specialise now, in the
+    # snapshot, instead of rewriting their code objects' pages in every run.
+    for _ in range(4):
+        for _policy in (b"@strict:enforce", b"@balanced:enforce"):
+            if b'"facts"' not in _judge(_WARM_UP_SOURCE, _tables_for(_policy))[0]:
+                raise SystemExit("the warm-up source does not parse")
+    # Frozen objects are never scanned again: without this, the first collection of every
+    # run walks the whole start-up heap.
+    gc.collect()
+    gc.freeze()
+    # Free heap in the snapshot (wasi-libc's malloc never gives memory back): a run that
+    # allocates less than this does not grow linear memory, so the host can put its
+    # instance back to the image and reuse it (grown memory cannot shrink). Never-written
+    # pages cost nothing; the runtime then starts at ~27 MiB, under the smallest memory cap
+    # a request may ask for (32 MiB).
+    _headroom = bytearray(HEAP_HEADROOM_BYTES)
+    del _headroom
+elif __name__ == "__main__":
+    serve()  # a plain start without a snapshot (scripts/runtime_probe.py's `_start` mode)

@@ -1,0 +1,291 @@
+# The packages of an image (a derived runtime, see sandbox_wasm/_image.py).
+#
+# Runs INSIDE the guest, once, while the image (or the data runtime) is pre-initialised: the
+# bootstrap (bootstrap.py `_install_init_packages`) execs this file as the module
+# `_sandbox_packages` and calls install(). The wheels' files were checked and unpacked
+# on the host into /init/packages, and their modules compiled by the same interpreter into
+# /init/compiled (marshalled code); /init is the init run's only preopen, gone from the
+# finished image. install() keeps the code objects and data files in memory, puts the finder
+# on sys.meta_path after the in-memory stdlib, and imports the packages to preload. From then
+# on the packages import like the stdlib does: from memory, with no filesystem; a preloaded
+# one is already in sys.modules in every run.
+#
+# The host imports this module for its constants only; nothing here runs on the host.
+import _frozen_importlib as _bootstrap
+import marshal
+import sys
+
+#: Where the packages' modules say they live (`__file__`, tracebacks, `__path__`), as in a
+#: normal installation; no such directory exists in the sandbox.
+SITE = "/usr/local/lib/python3.13/site-packages"
+#: Where the init run finds the unpacked wheels, and their modules' marshalled code.
+INIT_ROOT = "/init/packages"
+COMPILED_ROOT = "/init/compiled"
+
+
+class PackageFinder:
+    """A meta path finder and loader for {name: (is_package, origin, content, compiled)}:
+    the module's marshalled code when `compiled` (unmarshalled when it is imported: the
+    modules never imported cost only their bytes), else its source (a module that did not
+    compile: importing it raises the error) or a code object (a namespace package),
+    with the packages' data files ({path: bytes}, served by `get_data` and
+    `importlib.resources`) and the wheels' metadata ({normalised name: {file: text}}, for
+    `importlib.metadata`)."""
+
+    def __init__(self, modules, data, distributions):
+        self._modules = modules
+        self._data = data
+        self._distributions = distributions
+
+    def __repr__(self):
+        return f"<PackageFinder: {len(self._modules)} modules from the image's wheels>"
+
+    # -- finder
+    def find_spec(self, fullname, path=None, target=None):
+        entry = self._modules.get(fullname)
+        if entry is None:
+            return None
+        spec = _bootstrap.ModuleSpec(fullname, self, origin=entry[1], is_package=entry[0])
+        if entry[0]:
+            spec.submodule_search_locations = [SITE + "/" + fullname.replace(".", "/")]
+        spec.has_location = entry[1] is not None
+        return spec
+
+    def invalidate_caches(self):
+        pass
+
+    def find_distributions(self, context=None):
+        """The wheels' metadata for importlib.metadata (`version("tabulate")` & co.)."""
+        name = getattr(context, "name", None)
+        wanted = None if name is None else _normalise(name)
+        for key in sorted(self._distributions):
+            if wanted is None or key == wanted:
+                yield _distribution_class()(self._distributions[key])
+
+    # -- loader
+    def create_module(self, spec):
+        return None  # the default module object
+
+    def exec_module(self, module):
+        exec(self.get_code(module.__spec__.name), module.__dict__)
+
+    def get_code(self, fullname):
+        _, origin, content, compiled = self._entry(fullname)
+        if compiled:
+            return marshal.loads(content)
+        if isinstance(content, bytes):
+            return compile(content, origin, "exec", dont_inherit=True)
+        return content
+
+    def is_package(self, fullname):
+        return self._entry(fullname)[0]
+
+    def get_source(self, fullname):
+        self._entry(fullname)
+        return None  # sources are not kept; tracebacks show no source lines
+
+    def get_filename(self, fullname):
+        origin = self._entry(fullname)[1]
+        if origin is None:
+            raise ImportError(f"{fullname!r} is a namespace package", name=fullname)
+        return origin
+
+    def get_data(self, path):
+        try:
+            return self._data[path]
+        except KeyError:
+            raise FileNotFoundError(2, "No such file in the image's packages", path) from None
+
+    def get_resource_reader(self, fullname):
+        self._entry(fullname)
+        return _Reader(self, SITE + "/" + fullname.replace(".", "/"))
+
+    def _children(self, directory):
+        """The names directly below `directory` (data files and modules)."""
+        prefix = directory + "/"
+        paths = [*self._data, *(e[1] for e in self._modules.values() if e[1])]
+        return sorted({p[len(prefix):].split("/", 1)[0] for p in paths if p.startswith(prefix)})
+
+    def _entry(self, fullname):
+        entry = self._modules.get(fullname)
+        if entry is None:
+            raise ImportError(f"no module named {fullname!r} in the image", name=fullname)
+        return entry
+
+
+class _Reader:
+    """importlib.resources' view of a package: `files()`."""
+
+    def __init__(self, finder, directory):
+        self._root = _Resource(finder, directory)
+
+    def files(self):
+        return self._root
+
+
+class _Resource:
+    """A file or directory of the packages, as importlib.resources' Traversable."""
+
+    def __init__(self, finder, path):
+        self._finder = finder
+        self._path = path
+
+    def __repr__(self):
+        return f"<image resource {self._path}>"
+
+    def __str__(self):
+        return self._path
+
+    def __truediv__(self, child):
+        return self.joinpath(child)
+
+    @property
+    def name(self):
+        return self._path.rsplit("/", 1)[-1]
+
+    def joinpath(self, *descendants):
+        path = self._path
+        for part in descendants:
+            for piece in str(part).split("/"):
+                if piece in ("", "."):
+                    continue
+                path = path.rsplit("/", 1)[0] if piece == ".." else path + "/" + piece
+        return _Resource(self._finder, path)
+
+    def is_file(self):
+        return self._path in self._finder._data
+
+    def is_dir(self):
+        return bool(self._finder._children(self._path))
+
+    def iterdir(self):
+        return iter([_Resource(self._finder, self._path + "/" + child)
+                     for child in self._finder._children(self._path)])
+
+    def read_bytes(self):
+        return self._finder.get_data(self._path)
+
+    def read_text(self, encoding=None, errors=None):
+        return self.read_bytes().decode(encoding or "utf-8", errors or "strict")
+
+    def open(self, mode="r", *args, **kwargs):
+        import io
+
+        if mode in ("rb", "br"):
+            return io.BytesIO(self.read_bytes())
+        if mode == "r":
+            return io.TextIOWrapper(io.BytesIO(self.read_bytes()), *args, **kwargs)
+        raise ValueError(f"the image's package files are read-only (mode {mode!r})")
+
+
+def _normalise(name):
+    """A distribution name as importlib.metadata compares them (PEP 503, with '_')."""
+    out = []
+    for ch in name.lower():
+        out.append("_" if ch in "-_." else ch)
+    normalised = "".join(out)
+    while "__" in normalised:
+        normalised = normalised.replace("__", "_")
+    return normalised
+
+
+_classes = {}
+
+
+def _distribution_class():
+    """importlib.metadata.Distribution over one wheel's .dist-info files (defined at first
+    use: importlib.metadata is only imported by whoever asks for metadata)."""
+    cls = _classes.get("distribution")
+    if cls is None:
+        from importlib.metadata import Distribution
+
+        class ImageDistribution(Distribution):
+            def __init__(self, files):
+                self._files = files
+
+            def read_text(self, filename):
+                return self._files.get(filename)
+
+            def locate_file(self, path):
+                return SITE + "/" + str(path)
+
+        cls = _classes["distribution"] = ImageDistribution
+    return cls
+
+
+def _read(path):
+    """A file's bytes, read without stat calls: open() stats the file, and the time stamps
+    it leaves in freed memory would make every build of an image differ."""
+    import os
+
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        chunks = []
+        while chunk := os.read(fd, 1 << 16):
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
+def install(config, root=INIT_ROOT):
+    """Serve the image's files (modules as the code the host had compiled); import the
+    packages to preload.
+
+    `config` (image.json, written by the host) lists the unpacked files ("files", paths
+    relative to `root`), the modules compiled on the host's behalf ("compiled", their code
+    below COMPILED_ROOT as `<path>c`), the top-level names ("top_level") and what to import
+    now ("preload")."""
+    compiled = frozenset(config["compiled"])
+    modules = {}
+    data = {}
+    distributions = {}
+    for relative in config["files"]:
+        content = _read(root + "/" + relative)
+        parts = relative.split("/")
+        if parts[0].endswith(".dist-info"):
+            if len(parts) == 2:
+                files = distributions.setdefault(parts[0], {})
+                files[parts[1]] = content.decode("utf-8", "replace")
+            continue
+        origin = SITE + "/" + relative
+        parts[-1] = parts[-1].removesuffix(".py")
+        if not relative.endswith(".py") or not all(part.isidentifier() for part in parts):
+            data[origin] = content  # not importable: a data file
+            continue
+        is_package = parts[-1] == "__init__"
+        if is_package:
+            parts.pop()
+        name = ".".join(parts)
+        is_compiled = relative in compiled
+        if is_compiled:
+            content = _read(COMPILED_ROOT + "/" + relative + "c")
+        modules[name] = (is_package, origin, content, is_compiled)
+    # A directory of modules without an __init__.py is a namespace package.
+    empty = compile("", "<namespace>", "exec", dont_inherit=True)
+    for name in list(modules):
+        parts = name.split(".")
+        for depth in range(1, len(parts)):
+            parent = ".".join(parts[:depth])
+            if parent not in modules:
+                modules[parent] = (True, None, empty, False)
+    for top in config["top_level"]:
+        for existing in sys.meta_path:
+            if existing.find_spec(top) is not None:
+                raise ImportError(f"the image's package {top!r} would shadow the standard "
+                                  "library's module of that name")
+    by_name = {}
+    for dist_dir, files in distributions.items():
+        name = dist_dir[: -len(".dist-info")].rsplit("-", 1)[0]
+        by_name[_normalise(name)] = files
+    finder = PackageFinder(modules, data, by_name)
+    # Right after the in-memory stdlib: before the path finder, whose search of a package's
+    # __path__ would only look for directories that do not exist.
+    index = len(sys.meta_path)
+    for position, existing in enumerate(sys.meta_path):
+        if type(existing).__name__ == "StdlibFinder":
+            index = position + 1
+    sys.meta_path.insert(index, finder)
+    for name in config["preload"]:
+        __import__(name)
+    return finder

@@ -1,0 +1,117 @@
+"""The hot path's calls between host and guest through wasmtime's "unchecked" C API, which
+wasmtime-py binds (`wasmtime._ffi`) but does not expose: host functions that take and return
+only integers, and the call of a guest function without parameters or results.
+
+wasmtime-py's public API converts every argument through `Val` objects and checks the
+function's type on every call: ~19-26 µs per guest->host call and ~53 µs per host->guest call
+here, against ~4-6 µs unchecked (`../shared/RUNTIME_FACTS.md`); a run makes ~6 host calls and
+one entry call. The functions below keep the public API's behaviour (the host function gets
+a `wasmtime.Caller`; a trap raises `wasmtime.Trap`, a WASI exit `wasmtime.ExitTrap`, any
+other failure `wasmtime.WasmtimeError`). `FAST_CALLS` is False, and the public API is used,
+when wasmtime-py lacks the private names or $SANDBOX_WASM_PUBLIC_CALLS=1;
+`tests/test_wasm_calls.py` fails loudly if the private API changes shape.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from collections.abc import Callable
+from typing import Any
+
+import wasmtime
+
+try:  # private: checked by tests/test_wasm_calls.py
+    from wasmtime import _ffi as ffi
+    from wasmtime._func import maybe_raise_last_exn
+
+    _PRIVATE_API = all(
+        hasattr(ffi, name)
+        for name in ("wasmtime_linker_define_func_unchecked", "wasmtime_func_call_unchecked",
+                     "wasmtime_func_unchecked_callback_t", "wasmtime_val_raw_t",
+                     "wasmtime_caller_context", "wasm_trap_t", "wasmtime_error_t")
+    )
+except ImportError:  # pragma: no cover - a wasmtime-py without the private module
+    _PRIVATE_API = False
+
+#: Whether the unchecked C API is used (else wasmtime-py's public API).
+FAST_CALLS = _PRIVATE_API and os.environ.get("SANDBOX_WASM_PUBLIC_CALLS") != "1"
+
+HostFunction = Callable[..., int | None]
+
+# Host functions by index (the callback's env pointer). Entries are never removed: the
+# linkers that use them live as long as the process.
+_HOST_FUNCTIONS: list[tuple[HostFunction, tuple[bool, ...], bool, bool]] = []
+
+
+def _trap_pointer(message: str) -> int:
+    trap = wasmtime.Trap(message)
+    return ctypes.cast(trap._consume(), ctypes.c_void_p).value or 0
+
+
+if _PRIVATE_API:
+
+    def _call_host(env: int | None, caller_ptr: Any, values: Any, _count: int) -> int:
+        function, wide, access_caller, returns = _HOST_FUNCTIONS[env or 0]
+        caller = wasmtime.Caller(caller_ptr)
+        try:
+            args = [values[i].i64 if is_wide else values[i].i32 for i, is_wide in enumerate(wide)]
+            result = function(caller, *args) if access_caller else function(*args)
+            if returns:
+                values[0].i32 = result
+            return 0
+        except BaseException as exc:  # never into wasmtime: the guest traps instead
+            return _trap_pointer(f"host function failed: {type(exc).__name__}")
+        finally:
+            caller._invalidate()
+
+    def _finalise(_env: int | None) -> None:
+        """The finaliser: host functions are kept for the life of the process."""
+
+    # Wrapped by a call, not as decorators: mypy takes the ctypes function types for untyped
+    # decorators, which would leave the functions unchecked.
+    _trampoline = ffi.wasmtime_func_unchecked_callback_t(_call_host)
+    _keep = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(_finalise)
+
+
+def define_host_function(
+    linker: wasmtime.Linker, module: str, name: str, params: list[wasmtime.ValType],
+    results: list[wasmtime.ValType], function: HostFunction, *, access_caller: bool = False,
+) -> None:
+    """`linker.define_func(...)` for a function of i32/i64 parameters and at most one i32
+    result, through the unchecked C API when available."""
+    functype = wasmtime.FuncType(params, results)
+    if not FAST_CALLS:
+        linker.define_func(module, name, functype, function, access_caller=access_caller)
+        return
+    if len(results) > 1 or any(r != wasmtime.ValType.i32() for r in results):
+        raise ValueError("fast host functions return at most one i32")
+    wide = tuple(p == wasmtime.ValType.i64() for p in params)
+    index = len(_HOST_FUNCTIONS)
+    _HOST_FUNCTIONS.append((function, wide, access_caller, bool(results)))
+    module_bytes, name_bytes = module.encode(), name.encode()
+    error = ffi.wasmtime_linker_define_func_unchecked(
+        linker.ptr(), module_bytes, len(module_bytes), name_bytes, len(name_bytes),
+        functype.ptr(), _trampoline, index, _keep,
+    )
+    if error:
+        raise wasmtime.WasmtimeError._from_ptr(error)
+
+
+def call_entry(entry: wasmtime.Func, store: wasmtime.Store) -> None:
+    """`entry(store)` for a guest function of no parameters and no results."""
+    if not FAST_CALLS:
+        entry(store)
+        return
+    slot = (ffi.wasmtime_val_raw_t * 1)()
+    trap = ctypes.POINTER(ffi.wasm_trap_t)()
+    error = ffi.wasmtime_func_call_unchecked(
+        store._context(), ctypes.byref(entry._func), slot, 1, ctypes.byref(trap),
+    )
+    if error:
+        maybe_raise_last_exn()
+        raise wasmtime.WasmtimeError._from_ptr(error)
+    if trap:
+        trap_object = wasmtime.Trap._from_ptr(trap)
+        maybe_raise_last_exn()
+        raise trap_object

@@ -1,0 +1,332 @@
+"""A guest's linear memory as its difference from a fresh instance: the pages it wrote.
+
+A session's whole state at rest is its linear memory (the runtime's only mutable global,
+the C stack pointer, is back at its initial value whenever the guest returns), and a fresh
+instance of the same runtime starts from the module's memory image. So the state is the
+memory size plus the pages that differ from that image, and putting those pages into a
+fresh instance recreates the session. That one representation serves as a session's
+checkpoint (rolled back to after a trap), its snapshot (moved to another process), and
+what a restore writes.
+
+The C stack is left out: the runtime's linker puts it first in memory, below the initial
+stack pointer, and at rest nothing lives there (every frame has returned), so a fresh
+instance's leftover stack bytes serve as well as the session's.
+
+Finding the written pages: on Linux, wasmtime maps a module's memory image copy-on-write,
+so a page the guest never wrote is either absent or still backed by the image file;
+`/proc/self/pagemap` tells them apart from anonymous pages without reading the memory.
+Anywhere else (or if pagemap is unreadable) memory is compared with a fresh instance's,
+chunk by chunk: correct, slower.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import io
+import mmap
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import wasmtime
+
+try:
+    import resource
+except ImportError:  # pragma: no cover - not a Unix
+    resource = None  # type: ignore[assignment]  # no module: its AttributeError is caught
+
+WASM_PAGE = 65_536
+OS_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+#: Chunk of the comparison fallback.
+COMPARE_CHUNK = WASM_PAGE
+#: Written ranges at most this far apart are put back as one copy.
+COPY_GAP = OS_PAGE
+_PAGEMAP_ENTRY = 8
+# The top byte of a pagemap entry: bit 63 present, 62 swapped, 61 file-backed or shared.
+_PRESENT, _SWAPPED, _FILE = 0x80, 0x40, 0x20
+#: Byte -> 1 when the page may hold data the image does not: swapped, or present and not
+#: file-backed (written; a read of never-written memory beyond the image maps the shared
+#: zero page, which counts too: a harmless copy of zeros, never a missed write).
+_WRITTEN = bytes(
+    1 if flags & _SWAPPED or (flags & _PRESENT and not flags & _FILE) else 0
+    for flags in range(256)
+)
+
+
+class MemoryStateError(ValueError):
+    """A memory state that does not fit the instance it is put into."""
+
+
+@dataclass(frozen=True)
+class MemoryState:
+    """Linear memory of `size` bytes: a fresh instance's, except for `runs`, the
+    (offset, contents) of the ranges that differ (sorted, disjoint)."""
+
+    size: int
+    runs: tuple[tuple[int, bytes], ...]
+
+    @property
+    def stored_bytes(self) -> int:
+        """Bytes held by the runs (what a checkpoint costs in host memory)."""
+        return sum(len(data) for _, data in self.runs)
+
+
+def capture(
+    memory: wasmtime.Memory, store: wasmtime.Store, fresh_image: Callable[[], bytes],
+    *, stack_top: int = 0,
+) -> MemoryState:
+    """The state of `memory` now, at rest, leaving out the C stack below `stack_top`.
+    `fresh_image` gives a fresh instance's memory, which is only needed (once per runtime)
+    where pagemap is not available."""
+    size = memory.data_len(store)
+    base = stack_top - stack_top % OS_PAGE if 0 < stack_top < size else 0
+    address = memory_address(memory, store)
+    ranges = written_ranges(address + base, size - base)
+    if ranges is None:
+        ranges = _differing_ranges(address + base, size - base, fresh_image()[base:])
+    return MemoryState(size, tuple(
+        (base + start, ctypes.string_at(address + base + start, end - start))
+        for start, end in ranges
+    ))
+
+
+def apply(state: MemoryState, memory: wasmtime.Memory, store: wasmtime.Store) -> None:
+    """Make the memory of a fresh instance equal to `state`. Raises MemoryStateError if
+    the state does not fit (its size is below the instance's or above the memory cap)."""
+    current = memory.data_len(store)
+    if state.size % WASM_PAGE or state.size < current:
+        raise MemoryStateError(
+            f"memory of {state.size} bytes does not fit this runtime (it starts with "
+            f"{current} bytes, in {WASM_PAGE}-byte pages)"
+        )
+    if state.size > current:
+        try:
+            memory.grow(store, (state.size - current) // WASM_PAGE)
+        except wasmtime.WasmtimeError:
+            raise MemoryStateError(
+                f"memory of {state.size // 2**20} MiB is over this session's memory cap"
+            ) from None
+    address = memory_address(memory, store)
+    end_of_last = 0
+    for offset, data in state.runs:
+        if offset < end_of_last or offset + len(data) > state.size:
+            raise MemoryStateError("memory runs overlap or lie outside the memory")
+        ctypes.memmove(address + offset, data, len(data))
+        end_of_last = offset + len(data)
+
+
+class MemoryReset:
+    """Puts an instance's memory back to the runtime's image after a run, so that the next
+    run in the same instance starts from exactly the state a fresh instance starts from
+    (the memory is the whole state of an instance at rest: see the module docstring).
+
+    What may differ from the image is the set of written pages (anonymous, as pagemap
+    tells); put back, they stay anonymous, so the set only grows and all of it is copied
+    back every time (~0.06 ms for the ~0.5 MB a `print('hi')` writes; a fresh instance
+    takes ~0.5 ms of copy-on-write faults to write them). Finding the set reads pagemap
+    (~0.1-0.25 ms), which only a run with page faults needs: a page turns anonymous only through a
+    fault of the thread writing it, and the guest, and every host call that writes its
+    memory, run on the thread that entered it. So a run during which that thread took no
+    fault wrote no page outside the set (`thread_faults`).
+
+    `reset` refuses (False: the caller drops the instance) when the memory grew (it cannot
+    shrink), pagemap cannot tell, or the set passed `max_bytes`."""
+
+    def __init__(self, image_address: int, image_size: int, max_bytes: int) -> None:
+        # The image: a fresh instance's memory, only ever read (the caller keeps it alive).
+        self._image_address = image_address
+        self._image_size = image_size
+        self.max_bytes = max_bytes
+        #: (start, end) offsets of the pages that may differ from the image.
+        self.written: list[tuple[int, int]] | None = None
+        #: Bytes copied back per reset (0 before the first).
+        self.written_bytes = 0
+
+    def reset(self, memory: wasmtime.Memory, store: wasmtime.Store, *, faulted: bool) -> bool:
+        """Copy the image back over every page that may differ from it; `faulted`: whether
+        the thread that ran the guest took page faults since the last reset."""
+        size = memory.data_len(store)
+        if size != self._image_size:
+            return False
+        address = memory_address(memory, store)
+        if faulted or self.written is None:
+            ranges = written_ranges(address, size)
+            if not ranges:  # None: pagemap cannot tell; []: no run writes nothing
+                return False
+            # Clean pages between two written ones are copied too (harmless: they hold the
+            # image already), for fewer, longer copies.
+            self.written = _union(self.written or [], ranges, gap=COPY_GAP)
+            self.written_bytes = sum(end - start for start, end in self.written)
+        if self.written_bytes > self.max_bytes:
+            return False
+        source = self._image_address
+        for start, end in self.written:
+            ctypes.memmove(address + start, source + start, end - start)
+        return True
+
+
+def _union(first: list[tuple[int, int]], second: list[tuple[int, int]], *,
+           gap: int = 0) -> list[tuple[int, int]]:
+    """The union of two lists of (start, end) ranges, sorted, with ranges less than `gap`
+    apart merged."""
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(first + second):
+        if merged and start <= merged[-1][1] + gap:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def thread_faults() -> int | None:
+    """Page faults the calling thread has taken so far (None where the OS does not say)."""
+    try:
+        usage = resource.getrusage(resource.RUSAGE_THREAD)
+    except (AttributeError, OSError):  # no resource module, or no RUSAGE_THREAD (Linux's)
+        return None
+    return usage.ru_minflt + usage.ru_majflt
+
+
+def memory_address(memory: wasmtime.Memory, store: wasmtime.Store) -> int:
+    """Where the memory's bytes start in the host process."""
+    address = ctypes.cast(memory.data_ptr(store), ctypes.c_void_p).value
+    assert address is not None
+    return address
+
+
+_pagemap_lock = threading.Lock()
+_pagemap_fd: int | None = None
+_pagemap_unavailable = False
+
+
+def written_ranges(address: int, size: int) -> list[tuple[int, int]] | None:
+    """(start, end) offsets of the pages in [address, address + size) that may differ
+    from the memory image they were mapped from, or None when pagemap cannot tell."""
+    fd = _pagemap()
+    if fd is None or address % OS_PAGE:
+        return None
+    pages = -(-size // OS_PAGE)
+    try:
+        raw = os.pread(fd, pages * _PAGEMAP_ENTRY, address // OS_PAGE * _PAGEMAP_ENTRY)
+    except OSError:
+        return None
+    if len(raw) != pages * _PAGEMAP_ENTRY:
+        return None
+    marks = raw[_PAGEMAP_ENTRY - 1 :: _PAGEMAP_ENTRY].translate(_WRITTEN)
+    ranges = []
+    position = marks.find(1)
+    while position >= 0:
+        end = marks.find(0, position)
+        if end < 0:
+            end = pages
+        ranges.append((position * OS_PAGE, min(end * OS_PAGE, size)))
+        position = marks.find(1, end)
+    return ranges
+
+
+def _pagemap() -> int | None:
+    global _pagemap_fd, _pagemap_unavailable
+    if _pagemap_fd is not None or _pagemap_unavailable:
+        return _pagemap_fd
+    with _pagemap_lock:
+        if _pagemap_fd is None and not _pagemap_unavailable:
+            try:
+                fd = os.open("/proc/self/pagemap", os.O_RDONLY | os.O_CLOEXEC)
+            except OSError:
+                _pagemap_unavailable = True
+            else:
+                if _pagemap_tells_written_pages(fd):
+                    _pagemap_fd = fd
+                else:  # an emulated /proc (gVisor, say) may answer, but not truthfully
+                    os.close(fd)
+                    _pagemap_unavailable = True
+    return _pagemap_fd
+
+
+def _pagemap_tells_written_pages(fd: int) -> bool:
+    """Whether pagemap reports a page written here as written and an untouched one as not:
+    what a reset trusts to find every byte a guest changed."""
+    # Private, as wasmtime maps linear memory (a shared one counts as file-backed).
+    with mmap.mmap(-1, 2 * OS_PAGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS) as probe:
+        probe[0] = 1  # the first page written, the second never touched
+        address = ctypes.addressof(ctypes.c_char.from_buffer(probe))
+        try:
+            raw = os.pread(fd, 2 * _PAGEMAP_ENTRY, address // OS_PAGE * _PAGEMAP_ENTRY)
+        finally:
+            del address  # no export of the buffer may outlive the mapping
+        if len(raw) != 2 * _PAGEMAP_ENTRY:
+            return False
+        marks = raw[_PAGEMAP_ENTRY - 1 :: _PAGEMAP_ENTRY].translate(_WRITTEN)
+        return marks == b"\x01\x00"
+
+
+def _differing_ranges(address: int, size: int, image: bytes) -> list[tuple[int, int]]:
+    """The chunks of memory that differ from `image` (memory beyond it: nonzero chunks)."""
+    zero = bytes(COMPARE_CHUNK)
+    ranges: list[tuple[int, int]] = []
+    for start in range(0, size, COMPARE_CHUNK):
+        end = min(start + COMPARE_CHUNK, size)
+        reference = image[start:end] if start < len(image) else zero[: end - start]
+        if len(reference) < end - start:
+            reference += bytes(end - start - len(reference))
+        if ctypes.string_at(address + start, end - start) != reference:
+            if ranges and ranges[-1][1] == start:
+                ranges[-1] = (ranges[-1][0], end)
+            else:
+                ranges.append((start, end))
+    return ranges
+
+
+def initial_stack_pointer(wasm: str | os.PathLike[str] | bytes) -> int:
+    """The initial value of the module's C stack pointer (its only mutable i32 global, as
+    wasm-ld emits it), read from the global section of the module (a file, or its bytes);
+    0 when the module does not have exactly one such global set by a constant."""
+    try:
+        with (io.BytesIO(wasm) if isinstance(wasm, bytes) else open(wasm, "rb")) as module:
+            if module.read(8) != b"\0asm\x01\0\0\0":
+                return 0
+            while section_id := module.read(1):
+                # A section's size is a LEB128 of at most 5 bytes.
+                header = module.read(5)
+                size, used = _leb128(header, 0)
+                module.seek(used - len(header), os.SEEK_CUR)
+                if section_id == b"\x06":
+                    return _only_mutable_i32(module.read(size))
+                module.seek(size, os.SEEK_CUR)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def _only_mutable_i32(payload: bytes) -> int:
+    count, position = _leb128(payload, 0)
+    found: list[tuple[int, int]] = []  # (value type, initial value) of mutable globals
+    for _ in range(count):
+        value_type, mutable, opcode = payload[position : position + 3]
+        if opcode not in (0x41, 0x42):  # i32.const, i64.const
+            raise ValueError("a global initialised otherwise than by a constant")
+        value, position = _leb128(payload, position + 3, signed=True)
+        if payload[position] != 0x0B:  # end
+            raise ValueError("a global initialiser of more than one instruction")
+        position += 1
+        if mutable:
+            found.append((value_type, value))
+    # Any other mutable global would be state outside linear memory: then 0 (unknown).
+    if len(found) == 1 and found[0][0] == 0x7F and found[0][1] > 0:
+        return found[0][1]
+    return 0
+
+
+def _leb128(data: bytes, position: int, *, signed: bool = False) -> tuple[int, int]:
+    """The LEB128 number at `position`, and the position after it."""
+    value = shift = 0
+    while True:
+        byte = data[position]
+        position += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            if signed and byte & 0x40:
+                value -= 1 << shift
+            return value, position

@@ -1,0 +1,455 @@
+"""The guest program: a runtime compiled and linked once, run in live instances.
+
+- `GuestProgram`: the runtime linked with the host functions (`wasi`), ready to instantiate
+  many times; its idle instances, reused after a reset to the image (`MAX_IDLE_INSTANCES`,
+  `MAX_RESET_BYTES`, `REUSE_INSTANCES`), and the pristine memory those resets read.
+- `LiveInstance`: one instance in a Store of its own (a one-shot run, a reused instance or a
+  session's), entered under each call's limits.
+- The run machinery: a run's two phases (the audit's budget until its answer, then the
+  user's limits), the run state set for the host functions (`hostcall.run_state`), entering
+  the guest, measuring its fuel and memory, and collecting its output into a `GuestOutcome`.
+- `classify_trap`: a wasmtime trap as a `TrapKind`.
+
+Traps and exits are translated here into a `GuestOutcome`; nothing above `_host/` inspects
+wasmtime types.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import re
+import threading
+import time
+from dataclasses import dataclass
+
+import wasmtime
+
+from .._errors import InvalidRequestError
+from .._fs.tree import MemoryFS
+from .._models import MIB, Limits
+from .._runtimes.artifacts import RuntimeFile
+from .._tools import ToolChannel
+from .calls import call_entry
+from .engine import EngineHost
+from .hostcall import run_state
+from .memory import WASM_PAGE, MemoryReset, memory_address, thread_faults
+from .output import CappedOutput, GuestOutcome, TrapKind
+from .wasi import define_host_functions, epoch_ticks
+
+# A C stack that overflows the stock region at the bottom of linear memory wraps below
+# address 0: its fault address lies in the top of the 32-bit address space.
+_WRAPPED_STACK_FAULT = 0xFFF0_0000
+_FAULT_ADDRESS = re.compile(r"memory fault at wasm address (0x[0-9a-fA-F]+)")
+
+#: Idle instances a program keeps for reuse, and the most memory one may have written to
+#: be reused (copying it back must stay cheaper than a fresh instance's page faults).
+MAX_IDLE_INSTANCES = 8
+MAX_RESET_BYTES = 4 * MIB
+#: $SANDBOX_WASM_REUSE_INSTANCES=0 gives every one-shot run an instance of its own.
+REUSE_INSTANCES = os.environ.get("SANDBOX_WASM_REUSE_INSTANCES") != "0"
+
+
+class GuestProgram:
+    """A runtime compiled and linked, ready to instantiate many times (one InstancePre).
+
+    A runtime whose entry returns to rest (`RuntimeFile.returns_to_rest`) has its one-shot
+    runs served by reused instances: after a run that came back to rest, the instance's
+    memory is put back to the image (`MemoryReset`), which makes it indistinguishable from
+    a fresh one, and it waits for the next run. A run that trapped, exited, grew its memory
+    or wrote more than MAX_RESET_BYTES leaves its instance to be freed;
+    $SANDBOX_WASM_REUSE_INSTANCES=0 turns reuse off.
+
+    `release()` drops the compiled module (later runs report a host error); the engine host
+    calls it at interpreter exit, a `Sandbox` when it is closed."""
+
+    def __init__(self, host: EngineHost, runtime: RuntimeFile, argv: list[str]) -> None:
+        self.host = host
+        self.runtime = runtime
+        self.argv = argv
+        # The module and its stack pointer both come from the bytes that hashed to
+        # `runtime.sha256` (never from the file again: it may have changed since).
+        module, _, stack_top = host.load(runtime.path, runtime.sha256)
+        linker = wasmtime.Linker(host.engine)
+        linker.define_wasi()
+        define_host_functions(linker)
+        self._pre: wasmtime.InstancePre | None = linker.instantiate_pre(module)
+        self._entry = "_start" if runtime.kind == "command" else "sandbox_resume"
+        #: Whether runs get the in-memory filesystem (`RuntimeFile.has_filesystem`).
+        self.has_filesystem = runtime.has_filesystem
+        #: Where the C stack ends (it grows down from here); 0 when unknown.
+        self.stack_top = stack_top
+        #: Whether one-shot runs reuse instances: the entry returns to rest, and the C stack
+        #: pointer is the module's only mutable global (so memory is all the state).
+        self.reuses_instances = (REUSE_INSTANCES and runtime.returns_to_rest
+                                 and self.stack_top > 0)
+        self._idle_instances: list[tuple[LiveInstance, MemoryReset]] = []
+        # Guards the idle instances, the pristine instance and the resets reading it.
+        self._idle = threading.Condition()
+        self._pristine: tuple[wasmtime.Store, wasmtime.Memory] | None = None
+        self._resets = 0
+        self._image_copy: bytes | None = None
+        memory_type = next((e.type for e in module.exports if e.name == "memory"), None)
+        #: The linear memory the runtime starts with (its snapshot's heap): a smaller memory
+        #: cap cannot even instantiate it.
+        self.memory_floor_bytes = (memory_type.limits.min * WASM_PAGE
+                                   if isinstance(memory_type, wasmtime.MemoryType) else 0)
+        # The entry is called unchecked (`calls.call_entry`): its type must be () -> ().
+        entry_type = next((e.type for e in module.exports if e.name == self._entry), None)
+        if not (isinstance(entry_type, wasmtime.FuncType)
+                and not entry_type.params and not entry_type.results):
+            raise wasmtime.WasmtimeError(f"the runtime exports no {self._entry}() -> ()")
+        host.register(self)
+
+    def check_memory_cap(self, memory_cap_bytes: int) -> None:
+        """Raise InvalidRequestError for a memory cap under what the runtime starts with."""
+        if memory_cap_bytes < self.memory_floor_bytes:
+            floor_mb = -(-self.memory_floor_bytes // MIB)
+            raise InvalidRequestError(
+                f"the {self.runtime.name} runtime needs at least {floor_mb} MiB of memory to "
+                f"start; memory_mb={memory_cap_bytes // MIB} is below that",
+                field="limits.memory_mb")
+
+    def release(self) -> None:
+        """Drop the compiled module and the idle instances; later runs report a host
+        error."""
+        with self._idle:
+            self._pre = None
+            idle, self._idle_instances = self._idle_instances, []
+            # A reset still reading the pristine memory finishes first (it is quick).
+            self._idle.wait_for(lambda: self._resets == 0, timeout=10)
+            pristine, self._pristine = self._pristine, None
+        for instance, _ in idle:
+            instance.close()
+        if pristine is not None:
+            pristine[0].close()
+
+    def run(
+        self,
+        payload: bytes,
+        limits: Limits,
+        *,
+        argv: list[str] | None = None,
+        audit_budget: Limits | None = None,
+        fs: MemoryFS | None = None,
+        tools: ToolChannel | None = None,
+    ) -> GuestOutcome:
+        """Run the guest once with `payload` as its stdin, under `limits` (memory cap,
+        output caps, deadline, fuel), with this program's argv unless another is given: in
+        a brand-new Store, or in an idle instance put back to the image (see the class).
+
+        With `audit_budget`, stdout starts with the guest's framed audit answer (returned
+        apart, not counted against the cap): the guest runs under the budget's deadline and
+        fuel until it has answered and under `limits` after it, so the user's limits apply
+        to the user's code whatever the audit cost."""
+        if not self.reuses_instances or argv not in (None, self.argv):
+            instance = LiveInstance(self, limits.memory_mb * MIB, argv or self.argv, fs=fs)
+            try:
+                return instance.call(payload, limits, audit_budget=audit_budget, tools=tools)
+            finally:
+                instance.close()
+        self.check_memory_cap(limits.memory_mb * MIB)
+        instance, reset = self._take_idle(limits.memory_mb * MIB)
+        instance.fs = fs
+        kept = False
+        try:
+            faults = thread_faults()
+            outcome = instance.call(payload, limits, audit_budget=audit_budget, tools=tools)
+            faulted = faults is None or thread_faults() != faults
+            if outcome.at_rest and outcome.host_error is None:
+                kept = self._keep(instance, reset, faulted=faulted)
+            return outcome
+        finally:
+            if not kept:
+                instance.close()
+
+    def _take_idle(self, memory_cap_bytes: int) -> tuple[LiveInstance, MemoryReset | None]:
+        """An idle instance and its reset, or a new instance (its reset is made when it
+        first comes back), under this memory cap."""
+        with self._idle:
+            idle = self._idle_instances.pop() if self._idle_instances else None
+        if idle is None:
+            return LiveInstance(self, memory_cap_bytes, self.argv), None
+        idle[0].set_memory_cap(memory_cap_bytes)
+        return idle
+
+    def _keep(self, instance: LiveInstance, reset: MemoryReset | None, *, faulted: bool) -> bool:
+        """Put the memory of an instance at rest back to the image and make it idle;
+        False when it cannot be reused (see `MemoryReset.reset`) or is not wanted."""
+        if instance.memory is None:
+            return False
+        with self._idle:
+            if self._pre is None:
+                return False
+            self._resets += 1  # release() waits: the pristine memory is read below
+        try:
+            if reset is None:
+                reset = MemoryReset(*self.pristine_memory(), MAX_RESET_BYTES)
+            if not reset.reset(instance.memory, instance.store, faulted=faulted):
+                return False
+        except wasmtime.WasmtimeError:  # released meanwhile
+            return False
+        finally:
+            with self._idle:
+                self._resets -= 1
+                self._idle.notify_all()
+        instance.fs = None
+        with self._idle:
+            if self._pre is None or len(self._idle_instances) >= MAX_IDLE_INSTANCES:
+                return False
+            self._idle_instances.append((instance, reset))
+        return True
+
+    def idle_instances(self) -> list[tuple[LiveInstance, MemoryReset]]:
+        """The instances waiting for a run, with their resets (a copy of the list)."""
+        with self._idle:
+            return list(self._idle_instances)
+
+    def pristine_memory(self) -> tuple[int, int]:
+        """(address, size) of the linear memory of an instance that is never entered: the
+        runtime's image as every fresh instance starts with it, read (never written) by
+        every reset. Created on first use; freed by `release()`."""
+        with self._idle:
+            if self._pristine is None:
+                store = wasmtime.Store(self.host.engine)
+                try:
+                    memory, _ = self.instantiate(store)
+                except BaseException:
+                    store.close()
+                    raise
+                if memory is None:
+                    store.close()
+                    raise wasmtime.WasmtimeError("the runtime exports no memory")
+                self._pristine = (store, memory)
+            store, memory = self._pristine
+            return memory_address(memory, store), memory.data_len(store)
+
+    def fresh_image(self) -> bytes:
+        """A copy of the linear memory of a fresh instance (made once; only the
+        memory-state comparison fallback needs it)."""
+        if self._image_copy is None:
+            self._image_copy = ctypes.string_at(*self.pristine_memory())
+        return self._image_copy
+
+    def instantiate(self, store: wasmtime.Store) -> tuple[wasmtime.Memory | None, wasmtime.Func]:
+        """A new instance of the runtime in `store`: its memory and entry point."""
+        if self._pre is None:
+            raise wasmtime.WasmtimeError("the runtime was released (sandbox closed or "
+                                         "interpreter exiting)")
+        exports = self._pre.instantiate(store).exports(store)
+        exported_memory = exports["memory"]
+        memory = exported_memory if isinstance(exported_memory, wasmtime.Memory) else None
+        entry = exports[self._entry]
+        assert isinstance(entry, wasmtime.Func)
+        return memory, entry
+
+
+class LiveInstance:
+    """One instance of a guest program in a Store of its own, entered once (a one-shot
+    run) or many times (a session: the guest returns to rest after each request, and its
+    linear memory carries the state to the next).
+
+    The memory cap covers the instance's whole life; fuel, deadline and output caps are
+    each call's. Instantiation failures surface on the first call, as a host error."""
+
+    def __init__(
+        self, program: GuestProgram, memory_cap_bytes: int, argv: list[str],
+        *, fs: MemoryFS | None = None,
+    ) -> None:
+        program.check_memory_cap(memory_cap_bytes)
+        self.program = program
+        #: The guest's filesystem (None: no descriptor beyond stdio).
+        self.fs = fs
+        self.store = wasmtime.Store(program.host.engine)
+        wasi = wasmtime.WasiConfig()
+        # No preopened directories and no environment: the guest sees no host state.
+        wasi.argv = argv
+        self.store.set_wasi(wasi)
+        self.set_memory_cap(memory_cap_bytes)
+        self.memory: wasmtime.Memory | None = None
+        self._entry: wasmtime.Func | None = None
+        self._closed = False
+
+    def set_memory_cap(self, memory_cap_bytes: int) -> None:
+        """The most linear memory the instance may grow to from now on."""
+        self.store.set_limits(memory_size=memory_cap_bytes)
+
+    def start(self) -> None:
+        """Instantiate now (a call does it when needed); raises WasmtimeError."""
+        if self._entry is None:
+            self.memory, self._entry = self.program.instantiate(self.store)
+
+    def call(
+        self, payload: bytes, limits: Limits, *, audit_budget: Limits | None = None,
+        tools: ToolChannel | None = None,
+    ) -> GuestOutcome:
+        """Enter the guest with `payload` as its stdin under `limits` (and `audit_budget`
+        until its audit answer, as `GuestProgram.run` describes), with `tools` answering
+        its tool calls; never raises for what the guest does."""
+        stdout = CappedOutput(limits.max_stdout_bytes, audit_answer=audit_budget is not None)
+        stderr = CappedOutput(limits.max_stderr_bytes, error_channel=True)
+        outcome = GuestOutcome()
+        phases = _Phases(limits, audit_budget)
+        started = time.perf_counter()
+        fs = self.fs
+        outputs_before = fs.mark() if fs is not None else None
+        if fs is not None:
+            fs.dropped.clear()  # each call reports its own
+        try:
+            if self._closed:
+                raise wasmtime.WasmtimeError("the instance was closed")
+            self.store.set_fuel(phases.first_fuel)
+            self.store.set_epoch_deadline(epoch_ticks(phases.first_timeout_ms))
+            _reset_run_state(payload, phases, (stdout, stderr), self.fs, tools)
+            self.start()
+            # Host functions use this handle with their Caller (same store) instead of
+            # looking the export up on every call.
+            run_state.memory = self.memory
+            if self.memory is not None:
+                outcome.initial_memory_bytes = self.memory.size(self.store) * WASM_PAGE
+            assert self._entry is not None
+            _enter(self._entry, self.store, outcome)
+        except wasmtime.WasmtimeError as error:
+            outcome.host_error = str(error).splitlines()[0][:300]
+        finally:
+            outcome.elapsed_ms = (time.perf_counter() - started) * 1000
+            _measure(self.store, self.memory, phases, outcome)
+            run_state.fs = run_state.tools = None
+        _collect_output(outcome, stdout, stderr, started)
+        if fs is not None:
+            outcome.files = fs.outputs(since=outputs_before)
+            outcome.files_dropped = list(fs.dropped)
+        if tools is not None:
+            outcome.tool_calls = list(tools.calls)
+        return outcome
+
+    def close(self) -> None:
+        """Free the Store (the instance and its memory). Idempotent."""
+        if not self._closed:
+            self._closed = True
+            self.memory = self._entry = None
+            self.store.close()
+
+
+@dataclass(frozen=True)
+class _Phases:
+    """The limits of a run's two phases: the audit's budget until its answer, then the
+    user's limits (one phase, the user's, when there is no audit answer to wait for)."""
+
+    user: Limits
+    audit: Limits | None
+
+    @property
+    def first_fuel(self) -> int:
+        return (self.audit or self.user).effective_fuel
+
+    @property
+    def first_timeout_ms(self) -> int:
+        return (self.audit or self.user).timeout_ms
+
+
+def _reset_run_state(
+    payload: bytes, phases: _Phases, outputs: tuple[CappedOutput, CappedOutput],
+    fs: MemoryFS | None = None,
+    tools: ToolChannel | None = None,
+) -> None:
+    """This thread's run state, as the host functions read it during the run."""
+    run_state.fs = fs
+    run_state.tools = tools
+    user = phases.user
+    run_state.next_phase = (
+        (user.effective_fuel, user.timeout_ms) if phases.audit is not None else None
+    )
+    run_state.first_phase_fuel = phases.first_fuel
+    run_state.audit_fuel_used = None
+    run_state.exit_code = None
+    run_state.deadline_hit = False
+    run_state.stdin = memoryview(payload)
+    run_state.stdin_offset = 0
+    run_state.deadline = time.monotonic() + phases.first_timeout_ms / 1000
+    run_state.outputs = outputs
+    run_state.closed = set()
+
+
+def _enter(entry: wasmtime.Func, store: wasmtime.Store, outcome: GuestOutcome) -> None:
+    """Run the guest's entry point and record how it ended."""
+    try:
+        call_entry(entry, store)
+        outcome.exit_code = 0
+        outcome.at_rest = True
+    except wasmtime.Trap as trap:
+        classify_trap(outcome, trap)
+    except wasmtime.WasmtimeError as error:
+        outcome.trap = "crash"
+        outcome.trap_detail = str(error).splitlines()[0][:300]
+    if outcome.trap is None or outcome.trap == "crash":
+        recorded = getattr(run_state, "exit_code", None)
+        if recorded is not None:
+            outcome.trap, outcome.trap_detail = None, ""
+            outcome.exit_code = recorded
+    if run_state.deadline_hit:
+        # A host call cut short by the deadline (a sleep, a huge write): the guest may have
+        # ended before the epoch trap caught up; it still timed out.
+        outcome.trap, outcome.exit_code = "deadline", None
+
+
+def _measure(
+    store: wasmtime.Store, memory: wasmtime.Memory | None, phases: _Phases,
+    outcome: GuestOutcome,
+) -> None:
+    """Fuel used (both phases) and the final memory size, read before the Store closes."""
+    try:
+        audit_used = getattr(run_state, "audit_fuel_used", None)
+        if audit_used is None:  # still in the first phase
+            outcome.fuel_consumed = phases.first_fuel - store.get_fuel()
+        else:
+            outcome.fuel_consumed = audit_used + phases.user.effective_fuel - store.get_fuel()
+        if memory is not None:
+            outcome.peak_memory_bytes = memory.size(store) * WASM_PAGE
+    except wasmtime.WasmtimeError:
+        pass
+
+
+def _collect_output(
+    outcome: GuestOutcome, stdout: CappedOutput, stderr: CappedOutput, started: float
+) -> None:
+    outcome.stdout, outcome.stderr = stdout.data(), stderr.data()
+    outcome.stdout_text, outcome.stdout_truncated = stdout.text()
+    outcome.stderr_text, outcome.stderr_truncated = stderr.text()
+    outcome.stdout_bytes, outcome.stderr_bytes = stdout.total, stderr.total
+    outcome.error_record = stderr.error_record
+    outcome.findings_record = stderr.findings_record
+    outcome.status_record = stderr.status_record
+    if outcome.at_rest and outcome.trap is None and stderr.status_record is not None:
+        outcome.exit_code = stderr.status_record
+    outcome.audit_answer = stdout.audit_answer
+    outcome.answer_too_large = stdout.answer_too_large
+    if stdout.answer_at is not None:
+        outcome.audit_answer_ms = (stdout.answer_at - started) * 1000
+
+
+def classify_trap(outcome: GuestOutcome, trap: wasmtime.Trap) -> None:
+    code = trap.trap_code
+    if code == wasmtime.TrapCode.INTERRUPT:
+        outcome.trap = "deadline"
+    elif code == wasmtime.TrapCode.OUT_OF_FUEL:
+        outcome.trap = "fuel"
+    elif code == wasmtime.TrapCode.MEMORY_OUT_OF_BOUNDS:
+        outcome.trap, outcome.trap_detail = _out_of_bounds_kind(str(trap))
+    elif code == wasmtime.TrapCode.STACK_OVERFLOW:
+        outcome.trap = "stack_overflow"  # wasm call stack (deeply nested C iterators)
+    else:
+        outcome.trap = "crash"
+        outcome.trap_detail = code.name if code is not None else "unknown trap"
+
+
+def _out_of_bounds_kind(message: str) -> tuple[TrapKind, str]:
+    """An out-of-bounds access is a C stack overflow only when it wrapped below address 0
+    (the stock C stack sits at the bottom of memory); any other address is a wild access."""
+    match = _FAULT_ADDRESS.search(message)
+    if match is None:
+        return "memory_out_of_bounds", "at an unknown address"
+    address = int(match.group(1), 16)
+    if address >= _WRAPPED_STACK_FAULT:
+        return "c_stack_overflow", f"at {match.group(1)}"
+    return "memory_out_of_bounds", f"at {match.group(1)}"

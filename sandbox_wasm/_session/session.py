@@ -1,0 +1,460 @@
+"""Sessions: one interpreter whose state (globals, imports, functions) lives across calls.
+
+A session is one instance of the Python snapshot kept in a Store of its own. Each call
+sends a `session` request: the guest audits the code, runs it in the session's __main__ and
+returns to rest, so the instance's linear memory is the whole state between calls. Each
+call has its own deadline, fuel and output caps; the memory cap covers the session's life.
+
+A call that does not come back to rest (deadline, fuel, a wasm stack overflow, a crash,
+os._exit) leaves the interpreter between two instructions. It is never reused: the session
+is rebuilt from its checkpoint (the memory pages written since the runtime's image, taken
+after every call that came back, `_host.memory`) in a fresh instance, and the result says
+`session.rolled_back`. With `on_trap="close"` no checkpoint is kept (calls are cheaper)
+and such a call closes the session instead. The same memory state, compressed and signed
+or digested, is `snapshot()`; `Session.restore()` puts it into a fresh instance anywhere
+the same runtime runs.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import heapq
+import itertools
+import threading
+import time
+import uuid
+import weakref
+from collections.abc import Mapping
+from types import TracebackType
+from typing import Literal
+
+from .._audit.policy import AuditPolicy, PolicyLike
+from .._errors import InvalidRequestError, SandboxError
+from .._fs.tree import FileCaps, freeze, thaw
+from .._guest.bootstrap import MODE_SESSION
+from .._host.memory import MemoryStateError, apply, capture
+from .._host.output import GuestOutcome
+from .._host.program import LiveInstance
+from .._models import MIB, ExecutionResult, Limits, SessionCall, TimeoutProfile
+from .._outcome import ResultBuilder
+from .._request import (
+    audit_budget,
+    check_language,
+    coerce_files,
+    coerce_source,
+    resolve_limits,
+)
+from .._sandbox import Sandbox, new_filesystem, request_payload, runtime_sandbox, tool_channel
+from .._tools import ToolsLike, build_tools
+from .snapshot import (
+    SessionImage,
+    SessionState,
+    SnapshotError,
+    encode,
+    open_snapshot,
+)
+
+OnTrap = Literal["rollback", "close"]
+#: Idle time after which a session is closed (its memory freed), unless told otherwise.
+DEFAULT_IDLE_TIMEOUT_S = 600.0
+
+
+class SessionClosedError(SandboxError):
+    """The session was closed (by `close()`, its idle timeout, or a call it could not
+    survive); open a new one or restore a snapshot."""
+
+
+class Session:
+    """A Python interpreter whose state lives across `execute()` calls.
+
+    Each call is audited and runs under its own deadline and fuel; globals, imports and
+    functions stay for the next call. `limits.memory_mb` caps the session's memory over its
+    whole life. A call that traps is rolled back (see `on_trap`). Thread-safe: calls on one
+    session run one at a time. `runtime` picks the Python runtime ("python", the default, or
+    "python-data": numpy and pandas already imported).
+
+    Example:
+        with Session(policy="balanced") as session:
+            session.execute("import json; data = [1, 2, 3]")
+            print(session.execute("print(sum(data))").stdout)  # 6
+            saved = session.snapshot()
+        restored = Session.restore(saved)  # in this process or another one
+    """
+
+    def __init__(
+        self,
+        *,
+        limits: Limits | Mapping[str, object] | None = None,
+        policy: PolicyLike | None = None,
+        language: str = "python",
+        timeout_ms: int | None = None,
+        memory_mb: int | None = None,
+        profile: TimeoutProfile | str | None = None,
+        idle_timeout_s: float | None = DEFAULT_IDLE_TIMEOUT_S,
+        on_trap: OnTrap = "rollback",
+        sandbox: Sandbox | None = None,
+        runtime: str | None = None,
+        tools: ToolsLike | None = None,
+        _image: SessionImage | None = None,
+    ) -> None:
+        if check_language(language) != "python":
+            raise InvalidRequestError("sessions run Python only", field="language")
+        if on_trap not in ("rollback", "close"):
+            raise InvalidRequestError(
+                f"on_trap must be 'rollback' or 'close', not {on_trap!r}", field="on_trap"
+            )
+        if idle_timeout_s is not None and not idle_timeout_s > 0:
+            raise InvalidRequestError("idle_timeout_s must be positive (or None: never)",
+                                      field="idle_timeout_s")
+        if sandbox is not None and runtime is not None:
+            raise InvalidRequestError("give either a sandbox or a runtime, not both",
+                                      field="runtime")
+        self._sandbox = sandbox or runtime_sandbox(runtime)
+        self.limits = resolve_limits(
+            limits if limits is not None else self._sandbox.limits,
+            profile=profile, timeout_ms=timeout_ms, memory_mb=memory_mb,
+        )
+        self.policy: AuditPolicy
+        self.policy, self._policy_line = self._sandbox.request_policy(policy)
+        #: Host tools every call offers (`execute(tools=...)` replaces them for one call).
+        self.tools = self._sandbox.tools if tools is None else build_tools(tools)
+        self.on_trap: OnTrap = on_trap
+        self.idle_timeout_s = idle_timeout_s
+        self._program = self._sandbox._program("python")
+        self.id = uuid.uuid4().hex
+        self.calls = 0
+        self._lock = threading.RLock()
+        self._closed = False
+        self._checkpoint: SessionState | None = None
+        #: The checkpoint of the last call, still being taken in the background.
+        self._pending: concurrent.futures.Future[SessionState] | None = None
+        self._instance = self._new_instance(_image.state if _image else None)
+        if _image is not None:
+            self.calls = _image.calls
+        if on_trap == "rollback":
+            self._checkpoint = self._capture()
+        self.last_used = time.monotonic()
+        self._program.host.register(self)
+        _reaper.watch(self)
+
+    # -- lifetime ------------------------------------------------------------------------
+    @property
+    def closed(self) -> bool:
+        """Whether the session was closed (its state is gone)."""
+        return self._closed
+
+    @property
+    def memory_bytes(self) -> int:
+        """The session's linear memory now (it never shrinks)."""
+        with self._lock:
+            self._check_open()
+            self._settle()
+            memory = self._instance.memory
+            return memory.data_len(self._instance.store) if memory is not None else 0
+
+    def close(self) -> None:
+        """Free the session's instance; later calls raise SessionClosedError. Idempotent;
+        waits for a call in progress to finish."""
+        with self._lock:
+            self._close()
+
+    def _settle(self) -> None:
+        """Wait for the checkpoint being taken in the background (every use of the
+        instance does this first: the checkpoint reads it)."""
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            self._checkpoint = pending.result()
+
+    def _close(self) -> None:
+        self._settle()
+        if not self._closed:
+            self._closed = True
+            self._checkpoint = None
+            self._instance.close()
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def release(self) -> None:
+        """Free the instance at interpreter exit, before wasmtime's own teardown."""
+        self._close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise SessionClosedError(f"session {self.id} is closed")
+
+    def _idle_expired(self, now: float) -> bool:
+        return self.idle_timeout_s is not None and now - self.last_used >= self.idle_timeout_s
+
+    # -- calls ---------------------------------------------------------------------------
+    def execute(
+        self,
+        code: str | bytes,
+        *,
+        timeout_ms: int | None = None,
+        limits: Limits | Mapping[str, object] | None = None,
+        profile: TimeoutProfile | str | None = None,
+        files: Mapping[str, bytes | str] | None = None,
+        tools: ToolsLike | None = None,
+    ) -> ExecutionResult:
+        """Audit `code` and run it in the session (its globals persist for the next call).
+        `timeout_ms`, `profile` and `limits` override the session's limits for this call;
+        the memory cap is the session's and cannot change. `files` are added to (or
+        replace files in) the session's /input; `result.files` holds what this call
+        created or changed under /output. The session's filesystem (/tmp included) lives
+        as long as the session.
+
+        Raises InvalidRequestError for invalid input and SessionClosedError when the
+        session is closed; anything the code does is reported in the result."""
+        effective = resolve_limits(
+            limits if limits is not None else self.limits,
+            profile=profile, timeout_ms=timeout_ms,
+        )
+        if effective.memory_mb != self.limits.memory_mb:
+            raise InvalidRequestError(
+                f"a session's memory cap is fixed at {self.limits.memory_mb} MiB for its life",
+                field="limits.memory_mb",
+            )
+        source = coerce_source(code, effective.max_source_bytes)
+        inputs = coerce_files(files, effective.max_input_bytes)
+        offered = self.tools if tools is None else build_tools(tools)
+        payload = request_payload(MODE_SESSION, offered, self._policy_line, source)
+        with self._lock:
+            self._check_open()
+            self._settle()
+            fs = self._instance.fs
+            assert fs is not None
+            # The session's /input as a whole stays within the input cap, however many
+            # calls added to it.
+            if inputs:
+                held = fs.input_sizes()
+                total = sum(held.values()) + sum(
+                    len(data) - held.get(name, 0) for name, data in inputs.items())
+                if total > self.limits.max_input_bytes:
+                    raise InvalidRequestError(
+                        f"the session's input files would hold {total} bytes, over the limit "
+                        f"of {self.limits.max_input_bytes}", field="files")
+                count = len(held.keys() | inputs.keys())
+                if count > fs.caps.max_input_files:
+                    raise InvalidRequestError(
+                        f"the session's input files would be {count} files, over the limit "
+                        f"of {fs.caps.max_input_files}", field="files")
+            for name, data in inputs.items():
+                try:
+                    fs.add_input(name, data)
+                except ValueError as error:
+                    raise InvalidRequestError(str(error), field=f"files.{name}") from None
+            self.calls += 1
+            builder = ResultBuilder("python", effective, self._program.runtime)
+            outcome = self._instance.call(
+                payload, effective, audit_budget=audit_budget(effective.memory_mb),
+                tools=tool_channel(offered, effective),
+            )
+            came_to_rest = _came_to_rest(outcome)
+            result = builder.from_python_run(outcome, self.policy, offered.keys())
+            session = self._after_call(came_to_rest)
+            self.last_used = time.monotonic()
+        return result.model_copy(update={"session": session})
+
+    def _after_call(self, came_to_rest: bool) -> SessionCall:
+        """Keep the state the call left (checkpointing it), or put back the one before.
+
+        The checkpoint is taken in the background while the result goes back to the caller
+        (an agent's next call usually comes much later); whatever uses the instance next
+        waits for it first (`_settle`)."""
+        rolled_back = False
+        if not came_to_rest:
+            if self._checkpoint is not None:
+                rolled_back = True
+                self._instance.close()
+                try:
+                    self._instance = self._new_instance(self._checkpoint)
+                except SandboxError:
+                    # The tree's rules make every checkpoint restorable; should one still
+                    # not be, the session ends here, closed and said so, never half-open.
+                    self._closed = True
+                    self._checkpoint = None
+                    rolled_back = False
+            else:
+                self._close()
+        memory_bytes = 0
+        if not self._closed and self._instance.memory is not None:
+            memory_bytes = self._instance.memory.data_len(self._instance.store)
+        if came_to_rest and self.on_trap == "rollback":
+            self._pending = _checkpointer.submit(self._capture)
+        return SessionCall(id=self.id, call=self.calls, rolled_back=rolled_back,
+                           closed=self._closed, memory_bytes=memory_bytes)
+
+    def _new_instance(self, state: SessionState | None) -> LiveInstance:
+        """A fresh instance of the runtime with a filesystem, holding `state` if given."""
+        try:
+            fs = new_filesystem({}, self.limits) if state is None else thaw(
+                state.fs, FileCaps.of(self.limits))
+        except ValueError as error:
+            raise SnapshotError(f"session snapshot holds an unusable filesystem ({error})") \
+                from None
+        instance = LiveInstance(self._program, self.limits.memory_mb * MIB,
+                                self._program.argv, fs=fs)
+        try:
+            instance.start()
+            if state is not None:
+                assert instance.memory is not None
+                apply(state.memory, instance.memory, instance.store)
+        except MemoryStateError as error:
+            instance.close()
+            raise SnapshotError(str(error)) from None
+        except Exception as error:
+            instance.close()
+            raise SandboxError(f"the session's instance could not start: {error}") from None
+        return instance
+
+    def _capture(self) -> SessionState:
+        memory, fs = self._instance.memory, self._instance.fs
+        assert memory is not None and fs is not None
+        return SessionState(
+            capture(memory, self._instance.store, self._program.fresh_image,
+                    stack_top=self._program.stack_top),
+            freeze(fs),
+        )
+
+    # -- snapshots -----------------------------------------------------------------------
+    def snapshot(self, *, key: bytes | None = None) -> bytes:
+        """The session's whole state as compressed bytes, bound to this runtime's SHA-256
+        and integrity-checked (HMAC-signed with `key` when given). Taken between calls."""
+        with self._lock:
+            self._check_open()
+            self._settle()
+            # With rollback, the checkpoint already is the state now (nothing ran since).
+            state = self._checkpoint if self._checkpoint is not None else self._capture()
+            image = SessionImage(
+                runtime_sha256=self._program.runtime.sha256,
+                runtime_name=self._program.runtime.name,
+                limits=self.limits.model_dump(exclude_unset=True),
+                policy=self.policy.model_dump(mode="json"),
+                session_id=self.id,
+                calls=self.calls,
+                state=state,
+            )
+        return encode(image, key=key)
+
+    @classmethod
+    def restore(
+        cls,
+        data: bytes,
+        *,
+        key: bytes | None = None,
+        limits: Limits | Mapping[str, object] | None = None,
+        policy: PolicyLike | None = None,
+        idle_timeout_s: float | None = DEFAULT_IDLE_TIMEOUT_S,
+        on_trap: OnTrap = "rollback",
+        sandbox: Sandbox | None = None,
+        runtime: str | None = None,
+        tools: ToolsLike | None = None,
+    ) -> Session:
+        """A new session holding the state `data` (from `snapshot()`) was taken with, under
+        the snapshot's limits and policy unless others are given. Raises SnapshotError
+        (an InvalidRequestError) for a foreign, tampered, truncated or wrongly keyed
+        snapshot, and for one that carries more than the session's caps allow (memory;
+        the files' paths, sizes and counts), signed or not; the snapshot's own limits are
+        validated as a caller's would be. `runtime` (or `sandbox`) must be the runtime the
+        snapshot was taken on (default: "python")."""
+        if sandbox is not None and runtime is not None:
+            raise InvalidRequestError("give either a sandbox or a runtime, not both",
+                                      field="runtime")
+        box = sandbox or runtime_sandbox(runtime)
+        program = box._program("python")
+        opened = open_snapshot(data, key=key, runtime_sha256=program.runtime.sha256)
+        if limits is None:
+            # The snapshot's own limits: the header's word, so validated like a caller's
+            # (out of range is the snapshot's fault: a SnapshotError, like every defect
+            # of a snapshot).
+            try:
+                limits = resolve_limits(opened.limits)
+            except InvalidRequestError as error:
+                raise SnapshotError(f"session snapshot names invalid limits ({error})") \
+                    from None
+        else:
+            limits = resolve_limits(limits)
+        # Every cap of the session it becomes applies to what the snapshot carries, signed
+        # or not, before anything of it is inflated.
+        image = opened.inflate(max_memory_bytes=limits.memory_mb * MIB,
+                               caps=FileCaps.of(limits))
+        if policy is None:
+            try:
+                policy = AuditPolicy.model_validate(image.policy)
+            except ValueError:
+                raise SnapshotError("session snapshot names an invalid policy") from None
+        return cls(limits=limits, policy=policy, idle_timeout_s=idle_timeout_s,
+                   on_trap=on_trap, sandbox=box, tools=tools, _image=image)
+
+
+def _came_to_rest(outcome: GuestOutcome) -> bool:
+    """Whether the guest finished the request and returned to rest (its state is sound):
+    the entry returned, which no guest code can fake (a status record it writes itself
+    before os._exit does not count)."""
+    return outcome.host_error is None and outcome.trap is None and outcome.at_rest \
+        and outcome.status_record is not None
+
+
+class _IdleReaper:
+    """Closes sessions idle past their timeout, from one daemon thread for all of them."""
+
+    def __init__(self) -> None:
+        self._heap: list[tuple[float, int, weakref.ref[Session]]] = []
+        self._counter = itertools.count()
+        self._wake = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def watch(self, session: Session) -> None:
+        if session.idle_timeout_s is None:
+            return
+        with self._wake:
+            heapq.heappush(self._heap, (time.monotonic() + session.idle_timeout_s,
+                                        next(self._counter), weakref.ref(session)))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="sandbox-wasm-reaper",
+                                                daemon=True)
+                self._thread.start()
+            self._wake.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                while not self._heap or self._heap[0][0] > time.monotonic():
+                    timeout = self._heap[0][0] - time.monotonic() if self._heap else None
+                    self._wake.wait(timeout)
+                _, _, ref = heapq.heappop(self._heap)
+            session = ref()
+            if session is None or session.closed:
+                continue
+            self._expire(session)
+
+    def _expire(self, session: Session) -> None:
+        now = time.monotonic()
+        # A busy session (a call in progress) is not idle: look again after its timeout.
+        if session._lock.acquire(blocking=False):
+            try:
+                if session._idle_expired(now):
+                    session._close()
+                    return
+            finally:
+                session._lock.release()
+        assert session.idle_timeout_s is not None
+        # Used since it was queued, or busy now: look again when it could next expire.
+        next_check = max(session.last_used + session.idle_timeout_s, now + 1.0)
+        with self._wake:
+            heapq.heappush(self._heap, (next_check, next(self._counter), weakref.ref(session)))
+
+
+_reaper = _IdleReaper()
+# Checkpoints are taken here, between a call's return and the next use of its session.
+_checkpointer = concurrent.futures.ThreadPoolExecutor(
+    max_workers=2, thread_name_prefix="sandbox-wasm-checkpoint")

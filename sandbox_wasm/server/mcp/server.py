@@ -1,0 +1,299 @@
+"""The MCP server: `execute_python_sandbox` and `audit_python_code` on the official SDK,
+and `open_python_session` / `close_python_session` for state across calls.
+
+The host and the world stay untouched by every tool (the guest has no capability to reach
+them, and no tool has network access), so they are annotated read-only for the host and
+closed-world; except that a sandbox given host tools (e.g. bridged MCP servers') lets its
+runs call them, so execute_python_sandbox is then open-world and not read-only. Opening and
+closing a session change the server's state; a run given a session_id changes that
+session's, so `execute_python_sandbox` is not idempotent. Its input files come as base64
+arguments, and the files a run writes under /output go back as embedded resources next to
+the structured result.
+"""
+
+import base64
+import contextlib
+import functools
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from typing import Annotated, ParamSpec, TypeVar
+
+import anyio
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import (
+    BlobResourceContents,
+    CallToolResult,
+    ContentBlock,
+    EmbeddedResource,
+    TextContent,
+    ToolAnnotations,
+)
+from pydantic import BaseModel, Field
+
+from ..._errors import InvalidRequestError, SandboxError
+from ..._models import (
+    TIMEOUT_PROFILES,
+    AuditReport,
+    Base64Files,
+    ExecutionResult,
+    Limits,
+    TimeoutProfile,
+)
+from ..._runtimes.artifacts import python_variant
+from ..._sandbox import Sandbox
+from ..._version import __version__
+from ..bridge.tools import tools_description
+from ..http.schemas import (
+    AUDIT_DESCRIPTION,
+    AUDIT_SCRIPT_DESCRIPTION,
+    CLOSE_SESSION_DESCRIPTION,
+    DEFAULT_PROFILE,
+    EXECUTE_DESCRIPTION,
+    INPUT_FILES_DESCRIPTION,
+    MAX_SCRIPT_CHARS,
+    OPEN_SESSION_DESCRIPTION,
+    PROFILE_DESCRIPTION,
+    RUNTIME_DESCRIPTION,
+    SCRIPT_DESCRIPTION,
+    SESSION_ID_DESCRIPTION,
+    RuntimeName,
+    SandboxToolResult,
+)
+from ..ops.auth import Authenticator
+from ..state.sessions import (
+    SessionBusy,
+    SessionCaps,
+    SessionNotFound,
+    SessionRegistry,
+    SessionsFull,
+)
+
+_T = TypeVar("_T")
+_P = ParamSpec("_P")
+
+INSTRUCTIONS = (
+    "Runs untrusted Python 3.13 in a fresh WebAssembly sandbox with no host files, network "
+    "or environment. Call execute_python_sandbox to compute something and read its "
+    "simulated_stdout; call audit_python_code to check a script against the policy without "
+    "running it. For multi-step work, open_python_session gives a session_id whose "
+    "variables persist across execute_python_sandbox calls; close_python_session ends it. "
+    "Give a script input files with files (name -> base64; it reads /input/<name>); what it "
+    "writes under /output comes back as embedded resources (sandbox:///output/<name>). For "
+    "data work pass runtime='python-data': numpy and pandas are there, already imported."
+)
+
+_SAFE = ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+_RUN = _SAFE.model_copy(update={"idempotent_hint": False})
+_OPEN = ToolAnnotations(
+    read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
+)
+_CLOSE = ToolAnnotations(
+    read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
+)
+
+Script = Annotated[str, Field(max_length=MAX_SCRIPT_CHARS, description=SCRIPT_DESCRIPTION)]
+AuditedScript = Annotated[
+    str, Field(max_length=MAX_SCRIPT_CHARS, description=AUDIT_SCRIPT_DESCRIPTION)
+]
+SessionId = Annotated[str, Field(max_length=64, description="A session_id from "
+                                 "open_python_session.")]
+_MEMORY = Limits.model_json_schema()["properties"]["memory_mb"]
+
+
+def tool_result(result: ExecutionResult) -> CallToolResult:
+    """The result of execute_python_sandbox: the SandboxToolResult as structured content
+    and as JSON text, then each file the script wrote under /output as an embedded
+    resource (its uri and mime type also listed in the structured content's files)."""
+    summary = SandboxToolResult.of(result)
+    content: list[ContentBlock] = [
+        TextContent(type="text", text=summary.model_dump_json(indent=2))
+    ]
+    for listed in summary.files:
+        blob = BlobResourceContents(
+            uri=listed.uri, mime_type=listed.mime_type,
+            blob=base64.b64encode(result.files[listed.name]).decode("ascii"),
+        )
+        content.append(EmbeddedResource(type="resource", resource=blob))
+    return CallToolResult(content=content, structured_content=summary.model_dump(mode="json"))
+
+
+class SessionOpened(BaseModel):
+    """A new session: pass `session_id` to execute_python_sandbox."""
+
+    session_id: str
+    memory_mb: int = Field(description="The session's memory cap for its whole life.")
+    policy: str = Field(description="The audit policy its runs are checked against.")
+    idle_timeout_seconds: float = Field(
+        description="The session closes after this long without a call."
+    )
+    expires_at: datetime = Field(description="When it closes unless a call comes first.")
+
+
+class SessionClosed(BaseModel):
+    """A session that was closed: its state is gone."""
+
+    session_id: str
+    calls: int = Field(description="Calls it had run.")
+
+
+def create_mcp_server(
+    sandbox: Sandbox | None = None, *, workers: int = 2, sessions: SessionCaps | None = None,
+    auth: Authenticator | None = None,
+) -> MCPServer:
+    """An MCP server whose tools run on `sandbox`, at most `workers` executions at once
+    (each on a thread, so the server keeps answering meanwhile), keeping sessions within
+    `sessions` (defaults: `SessionCaps()`). The sandbox's host tools (`Sandbox(tools=...)`,
+    e.g. those of bridged MCP servers) are offered to every run and session call, and
+    listed with their signatures in execute_python_sandbox's description. With `auth`
+    (the streamable-HTTP transport behind API keys), a session belongs to the key that
+    opened it: another key's session id is unknown to a caller, as on the HTTP gateway."""
+    sandbox = sandbox or Sandbox()
+    caps = sessions or SessionCaps()
+    limiter = anyio.CapacityLimiter(workers)
+    server = MCPServer(
+        "sandbox-wasm", title="sandbox-wasm", version=__version__, instructions=INSTRUCTIONS
+    )
+
+    async def run(fn: Callable[[], _T]) -> _T:
+        return await anyio.to_thread.run_sync(fn, limiter=limiter)
+
+    registry = SessionRegistry(caps, sandbox, run)
+    sandboxes = {sandbox.python_variant: sandbox}
+
+    def sandbox_for(runtime: str | None) -> Sandbox:
+        """The sandbox of the runtime a call names (the server's when None)."""
+        if runtime is None:
+            return sandbox
+        variant = python_variant(runtime)
+        if variant not in sandboxes:
+            sandboxes[variant] = sandbox.with_runtime(variant)
+        return sandboxes[variant]
+
+    def owner_of(ctx: Context) -> str | None:
+        """The name of the API key that made this request (None without keys, or on
+        stdio). The transport's middleware has already refused requests without a valid
+        key; the key is looked up again here, never taken on the client's word."""
+        if auth is None:
+            return None
+        headers = ctx.headers or {}
+        key = auth.owner(headers.get("authorization", "").encode("latin-1", "replace"))
+        if key is None:  # cannot happen behind the middleware; refuse rather than share
+            raise ToolError("this server needs an API key: Authorization: Bearer <key>")
+        return key.name
+
+    @contextlib.contextmanager
+    def tool_errors(session_id: str | None = None) -> Iterator[None]:
+        """Every failure a tool reports, as a ToolError the model can act on."""
+        try:
+            yield
+        except SessionNotFound:
+            raise ToolError(
+                f"no session {session_id!r}: unknown, closed, or closed after "
+                f"{caps.idle_seconds:g} s without a call; open one with open_python_session"
+            ) from None
+        except SessionBusy:
+            raise ToolError(
+                f"session {session_id} is running another call; calls on one session run "
+                "one at a time: wait for it to finish"
+            ) from None
+        except SessionsFull as exc:
+            raise ToolError(f"cannot open a session: {exc}") from None
+        except InvalidRequestError as exc:
+            raise ToolError(str(exc)) from None
+        except SandboxError as exc:
+            raise ToolError(f"the sandbox runtime is unavailable: {exc}") from None
+
+    async def on_worker(fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        with tool_errors():
+            return await run(functools.partial(fn, *args, **kwargs))
+
+    offered = tools_description(sandbox.tools)
+
+    @server.tool(
+        name="execute_python_sandbox", title="Run Python in a sandbox",
+        description=EXECUTE_DESCRIPTION + ("\n\n" + offered if offered else ""),
+        # A host tool may reach the world (a bridged server's API): then runs do too.
+        annotations=_RUN if not sandbox.tools else _RUN.model_copy(
+            update={"open_world_hint": True, "read_only_hint": False}),
+        structured_output=True,
+    )
+    async def execute_python_sandbox(
+        python_script: Script,
+        timeout_profile: Annotated[
+            TimeoutProfile, Field(description=PROFILE_DESCRIPTION)
+        ] = DEFAULT_PROFILE,
+        session_id: Annotated[
+            str | None, Field(max_length=64, description=SESSION_ID_DESCRIPTION)
+        ] = None,
+        files: Annotated[
+            Base64Files | None, Field(description=INPUT_FILES_DESCRIPTION)
+        ] = None,
+        runtime: Annotated[
+            RuntimeName | None, Field(description=RUNTIME_DESCRIPTION + " A session keeps the "
+                                      "runtime it was opened with.")
+        ] = None,
+        ctx: Context | None = None,
+    ) -> Annotated[CallToolResult, SandboxToolResult]:
+        if session_id is None:
+            with tool_errors():
+                box = sandbox_for(runtime)
+            result = await on_worker(box.execute, python_script, profile=timeout_profile,
+                                     files=files)
+        else:
+            with tool_errors(session_id):
+                result = await registry.execute(
+                    session_id, python_script, owner=owner_of(ctx) if ctx else None,
+                    overrides={"timeout_ms": TIMEOUT_PROFILES[timeout_profile]}, files=files,
+                )
+        return tool_result(result)
+
+    @server.tool(
+        name="audit_python_code", title="Audit Python without running it",
+        description=AUDIT_DESCRIPTION, annotations=_SAFE, structured_output=True,
+    )
+    async def audit_python_code(python_script: AuditedScript) -> AuditReport:
+        return await on_worker(sandbox.audit, python_script)
+
+    @server.tool(
+        name="open_python_session", title="Open a Python session",
+        description=OPEN_SESSION_DESCRIPTION, annotations=_OPEN, structured_output=True,
+    )
+    async def open_python_session(
+        memory_mb: Annotated[int, Field(
+            ge=_MEMORY["minimum"], le=_MEMORY["maximum"],
+            description=f"Memory cap of the session for its whole life, in MiB (default "
+            f"{_MEMORY['default']}).",
+        )] = _MEMORY["default"],
+        runtime: Annotated[
+            RuntimeName | None, Field(description=RUNTIME_DESCRIPTION)
+        ] = None,
+        ctx: Context | None = None,
+    ) -> SessionOpened:
+        with tool_errors():
+            entry = await registry.open(
+                limits={"memory_mb": memory_mb}, policy=sandbox.policy, on_trap="rollback",
+                owner=owner_of(ctx) if ctx else None, sandbox=sandbox_for(runtime),
+            )
+        return SessionOpened(
+            session_id=entry.id, memory_mb=memory_mb, policy=sandbox.policy.name,
+            idle_timeout_seconds=caps.idle_seconds,
+            expires_at=datetime.fromtimestamp(registry.expires_at(entry), UTC),
+        )
+
+    @server.tool(
+        name="close_python_session", title="Close a Python session",
+        description=CLOSE_SESSION_DESCRIPTION, annotations=_CLOSE, structured_output=True,
+    )
+    async def close_python_session(
+        session_id: SessionId, ctx: Context | None = None
+    ) -> SessionClosed:
+        owner = owner_of(ctx) if ctx else None
+        with tool_errors(session_id):
+            calls = registry.get(session_id, owner=owner).session.calls
+            await registry.close(session_id, owner=owner)
+        return SessionClosed(session_id=session_id, calls=calls)
+
+    return server
