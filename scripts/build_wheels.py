@@ -9,7 +9,7 @@ its image parts, and QuickJS-NG), packed from an installed runtime directory.
     # elsewhere, offline, as any user:
     pip install --no-index --find-links dist sandbox-wasm-runtime
 
-Both are reproducible: the runtime wheels byte for byte (`sandbox_wasm/_runtime_wheel.py`),
+Both are reproducible: the runtime wheels byte for byte (`sandbox_wasm/_runtimes/wheel.py`),
 the package's with fixed time stamps (SOURCE_DATE_EPOCH). `--find-links DIR` builds the
 package wheel without the network (setuptools taken from DIR, as scripts/setup.sh downloads
 it). Exit status 0 on success, 1 with a one-line reason.

@@ -13,7 +13,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,build,server,ray]'
 # The runtimes, by the one implementation an installed package uses too
-# (sandbox_wasm/_runtime_install.py).
+# (sandbox_wasm/_runtimes/install.py).
 # Also the data runtime (numpy and pandas built in: ~40 minutes more the first time, cold).
 .venv/bin/wasm-exec runtime install --dir "${SANDBOX_WASM_RUNTIME_DIR:-$here/runtime}" \
   --runtime python-data

@@ -1,4 +1,4 @@
-# The packages of an image (a derived runtime, see sandbox_wasm/_image.py).
+# The packages of an image (a derived runtime, see sandbox_wasm/_images/image.py).
 #
 # Runs INSIDE the guest, once, while the image (or the data runtime) is pre-initialised: the
 # bootstrap (bootstrap.py `_install_init_packages`) execs this file as the module
