@@ -59,8 +59,8 @@ async def authenticate(
     if key is None:
         return unauthorized("the API key is malformed or unknown")
     if needed not in key.scopes:
-        return ApiError(403, "forbidden", f"API key {key.name!r} lacks the {needed!r} scope "
-                        f"this path needs", reason="forbidden")
+        return ApiError("forbidden", f"API key {key.name!r} lacks the {needed!r} scope "
+                        f"this path needs")
     return key.name
 
 
@@ -103,7 +103,7 @@ class RequestGuard:
             if retry_after is not None:
                 self.metrics.reject("rate_limited")
                 error = ApiError(
-                    429, "rate_limited",
+                    "rate_limited",
                     f"over the limit of {self.limiter.per_minute} requests a minute; "
                     f"retry in {retry_after} s",
                     headers={"Retry-After": str(retry_after)},
@@ -135,10 +135,10 @@ class RequestGuard:
     def _no_room(self) -> ApiError:
         self.metrics.reject("overloaded")
         return ApiError(
-            503, "overloaded",
+            "overloaded",
             f"the request bodies this server holds at once would pass its budget of "
             f"{self.bodies.capacity // MIB} MiB (max_request_memory_mb); retry shortly",
-            headers={"Retry-After": str(OVERLOAD_RETRY_AFTER)}, reason="overloaded")
+            headers={"Retry-After": str(OVERLOAD_RETRY_AFTER)})
 
     async def _read_body(
         self, scope: Scope, receive: Receive, send: Send, reservation: Reservation
@@ -185,13 +185,13 @@ class RequestGuard:
         self.metrics.reject("body_too_large")
         if snapshot:
             error = ApiError(
-                413, "snapshot_too_large",
+                "snapshot_too_large",
                 f"snapshot is over this server's limit of {limit} bytes (max_snapshot_bytes)",
                 field="snapshot",
             )
         elif files:
             error = ApiError(
-                413, "payload_too_large",
+                "payload_too_large",
                 f"request body is over the limit of {limit} bytes (the source, and input "
                 f"files of at most {self.settings.max_input_bytes} bytes in all, base64 in "
                 "JSON: max_input_bytes)",
@@ -199,7 +199,7 @@ class RequestGuard:
             )
         else:
             error = ApiError(
-                413, "payload_too_large", f"request body is over the limit of {limit} bytes",
+                "payload_too_large", f"request body is over the limit of {limit} bytes",
                 field="body",
             )
         await error.response()(scope, receive, send)

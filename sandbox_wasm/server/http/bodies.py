@@ -76,7 +76,7 @@ def _validated(model: type[SafeExecRequest], data: object) -> SafeExecRequest:
 
 
 def _form_error(message: str, field: str = "body") -> ApiError:
-    return ApiError(400, "invalid_request", message, field=field, reason="invalid_request")
+    return ApiError("invalid_request", message, field=field)
 
 
 class _Utf8MultiPartParser(MultiPartParser):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI
@@ -34,33 +35,109 @@ JOB_STORE_RETRY_AFTER = 2
 OVERLOAD_RETRY_AFTER = 1
 
 
-_STATUS_CODES = {
-    404: "not_found", 405: "method_not_allowed",
-    406: "not_acceptable", 413: "payload_too_large", 415: "unsupported_media_type",
+@dataclass(frozen=True)
+class ErrorCode:
+    """One error code the gateway answers with: its HTTP status, what it means (the OpenAPI
+    document says it), and the reason it is counted under in `sandbox_rejected_requests_total`
+    (None: not counted as a rejection)."""
+
+    status: int
+    meaning: str
+    reason: str | None = None
+
+
+#: Every error code of the HTTP gateway: the one table `ApiError`, the handlers, the metrics
+#: and the OpenAPI document read. Codes are part of the API (clients branch on them).
+ERROR_CODES: dict[str, ErrorCode] = {
+    "invalid_request": ErrorCode(400, "a field is invalid (named in `field`: files.<name> for "
+                                 "an input file that is not base64 or has an unusable name)",
+                                 "invalid_request"),
+    "invalid_json": ErrorCode(400, "the body is not valid JSON", "invalid_request"),
+    "unknown_tool": ErrorCode(400, "`tools` names a host tool this gateway does not offer",
+                              "invalid_request"),
+    "invalid_snapshot": ErrorCode(400, "the snapshot cannot be restored (malformed, tampered, "
+                                  "for another runtime, or over this server's caps)",
+                                  "invalid_request"),
+    "unauthorized": ErrorCode(401, "no API key, or a malformed or unknown one "
+                              "(WWW-Authenticate: Bearer)", "unauthorized"),
+    "forbidden": ErrorCode(403, "the API key lacks the scope this path needs", "forbidden"),
+    "not_found": ErrorCode(404, "no such path"),
+    "job_not_found": ErrorCode(404, "no such job (unknown, or finished and evicted)"),
+    "session_not_found": ErrorCode(404, "no such session (unknown, closed, or closed after its "
+                                   "idle TTL)"),
+    "method_not_allowed": ErrorCode(405, "the path does not take this method"),
+    "not_acceptable": ErrorCode(406, "no acceptable representation"),
+    "session_busy": ErrorCode(409, "another call on the session is running", "session_busy"),
+    "session_on_other_replica": ErrorCode(421, "with Redis: the session lives on another "
+                                          "replica (named in the message and the "
+                                          "Sandbox-Session-Replica header)"),
+    "source_too_large": ErrorCode(413, "the source is over the size limit",
+                                  "source_too_large"),
+    "files_too_large": ErrorCode(413, "the input files are over max_input_bytes",
+                                 "files_too_large"),
+    "payload_too_large": ErrorCode(413, "the request body is over the size limit",
+                                   "body_too_large"),
+    "snapshot_too_large": ErrorCode(413, "the snapshot is over max_snapshot_bytes",
+                                    "body_too_large"),
+    "unsupported_media_type": ErrorCode(415, "the body's content-type is not accepted"),
+    "rate_limited": ErrorCode(429, "over the per-client rate limit (Retry-After)",
+                              "rate_limited"),
+    "internal_error": ErrorCode(500, "a bug of ours"),
+    "runtime_unavailable": ErrorCode(500, "the sandbox runtime is missing or altered (the "
+                                     "operator must reinstall it)"),
+    "overloaded": ErrorCode(503, "all workers busy and the queue full, or the budget of "
+                            "request bodies in flight taken (Retry-After)", "overloaded"),
+    "sessions_full": ErrorCode(503, "all session places or the session memory budget taken "
+                               "(Retry-After)", "sessions_full"),
+    "job_store_unavailable": ErrorCode(503, "the shared job store (Redis) cannot be reached "
+                                       "(Retry-After)", "job_store_unavailable"),
+    "session_directory_unavailable": ErrorCode(503, "the shared session directory (Redis) "
+                                               "cannot be reached (Retry-After)",
+                                               "session_directory_unavailable"),
+    "http_error": ErrorCode(400, "another HTTP error (its status as the framework gives it)"),
+}
+#: The codes of the framework's own HTTP errors (an unknown path, a wrong method...).
+_FRAMEWORK_CODES = {
+    404: "not_found", 405: "method_not_allowed", 406: "not_acceptable",
+    413: "payload_too_large", 415: "unsupported_media_type",
 }
 
 
 class ApiError(Exception):
-    """A refusal with its HTTP status, error code and (for metrics) rejection reason."""
+    """A refusal: an error code of `ERROR_CODES` (which gives its status and metrics
+    reason), a message, and the field it is about."""
 
     def __init__(
-        self, status: int, code: str, message: str, *, field: str | None = None,
+        self, code: str, message: str, *, field: str | None = None,
         details: Sequence[ErrorDetail] = (), headers: Mapping[str, str] | None = None,
-        reason: str | None = None,
+        status: int | None = None,
     ) -> None:
         super().__init__(message)
-        self.status = status
+        kind = ERROR_CODES[code]
+        self.code = code
+        self.status = status if status is not None and code == "http_error" else kind.status
+        self.reason = kind.reason
         self.body = ErrorResponse(error=ErrorBody(
             code=code, message=message, field=field,
             details=list(details) or [ErrorDetail(field=field, message=message)],
         ))
         self.headers = headers
-        self.reason = reason
 
     def response(self) -> JSONResponse:
         return JSONResponse(
             self.body.model_dump(mode="json"), status_code=self.status, headers=self.headers
         )
+
+
+def error_responses(*codes: str) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI error responses of a route that can answer with `codes`: one per status,
+    described by the meanings of its codes."""
+    by_status: dict[int, list[str]] = {}
+    for code in codes:
+        kind = ERROR_CODES[code]
+        by_status.setdefault(kind.status, []).append(f"`{code}`: {kind.meaning}")
+    return {status: {"model": ErrorResponse, "description": "; ".join(meanings) + "."}
+            for status, meanings in sorted(by_status.items())}
 
 
 def refusal(exc: InvalidRequestError, source_field: str) -> ApiError:
@@ -70,9 +147,9 @@ def refusal(exc: InvalidRequestError, source_field: str) -> ApiError:
     is_source = exc.field == "source"
     where = source_field if is_source else exc.field.split(".")[0]
     if isinstance(exc, SourceTooLargeError):
-        return ApiError(413, "source_too_large", str(exc), field=where, reason="source_too_large")
+        return ApiError("source_too_large", str(exc), field=where)
     message = f"{source_field}: {exc}" if is_source else str(exc)
-    return ApiError(400, "invalid_request", message, field=where, reason="invalid_request")
+    return ApiError("invalid_request", message, field=where)
 
 
 def _field_path(loc: Sequence[object]) -> str:
@@ -98,45 +175,26 @@ def _validation_error(exc: RequestValidationError) -> ApiError:
         details.append(ErrorDetail(field=field, message=f"{field}: {error.get('msg')}"))
     first = details[0] if details else ErrorDetail(field=None, message="invalid request")
     return ApiError(
-        400, "invalid_json" if invalid_json else "invalid_request",
+        "invalid_json" if invalid_json else "invalid_request",
         "; ".join(d.message for d in details) or first.message,
-        field=first.field, details=details, reason="invalid_request",
+        field=first.field, details=details,
     )
 
 
 def unauthorized(message: str) -> ApiError:
-    return ApiError(401, "unauthorized", message,
-                    headers={"WWW-Authenticate": 'Bearer realm="sandbox-wasm"'},
-                    reason="unauthorized")
+    return ApiError("unauthorized", message,
+                    headers={"WWW-Authenticate": 'Bearer realm="sandbox-wasm"'})
 
 
-ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorResponse, "description": "Invalid JSON or field (the field is named: "
-          "files.<name> for an input file that is not base64 or has an unusable name)."},
-    413: {"model": ErrorResponse, "description": "Source, input files (max_input_bytes) or "
-          "body over the size limit."},
-    429: {"model": ErrorResponse, "description": "Over the per-client rate limit (Retry-After)."},
-    503: {"model": ErrorResponse, "description": "All workers busy, queue full; see Retry-After."},
-}
-
-
-SESSION_ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    **ERROR_RESPONSES,
-    404: {"model": ErrorResponse,
-          "description": "No such session (unknown, closed, or closed after its idle TTL)."},
-    409: {"model": ErrorResponse, "description": "Another call on the session is running."},
-    421: {"model": ErrorResponse, "description": "With Redis: the session lives on another "
-          "replica (named in the message and the Sandbox-Session-Replica header)."},
-    503: {"model": ErrorResponse, "description": "All workers busy, or (opening) all session "
-          "places or the session memory budget taken; see Retry-After."},
-}
-
-
-JOB_ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    **ERROR_RESPONSES,
-    503: {"model": ErrorResponse, "description": "All workers busy, queue full, or the shared "
-          "job store unreachable; see Retry-After."},
-}
+#: What every route that runs code can answer, and in addition a job's and a session's.
+RUN_ERRORS = ("invalid_request", "invalid_json", "unknown_tool", "source_too_large",
+              "files_too_large", "payload_too_large", "rate_limited", "overloaded")
+ERROR_RESPONSES = error_responses(*RUN_ERRORS)
+JOB_ERROR_RESPONSES = error_responses(*RUN_ERRORS, "job_store_unavailable")
+SESSION_ERROR_RESPONSES = error_responses(
+    *RUN_ERRORS, "invalid_snapshot", "snapshot_too_large", "session_not_found",
+    "session_busy", "session_on_other_replica", "sessions_full",
+    "session_directory_unavailable")
 
 
 def add_error_handlers(app: FastAPI, gateway: Gateway) -> None:
@@ -150,18 +208,16 @@ def add_error_handlers(app: FastAPI, gateway: Gateway) -> None:
     @app.exception_handler(JobStoreUnavailable)
     async def _store_down(request: Request, exc: JobStoreUnavailable) -> JSONResponse:
         return await _api_error(request, ApiError(
-            503, "job_store_unavailable", f"{exc}; retry shortly",
+            "job_store_unavailable", f"{exc}; retry shortly",
             headers={"Retry-After": str(JOB_STORE_RETRY_AFTER)},
-            reason="job_store_unavailable",
         ))
 
     @app.exception_handler(SessionDirectoryUnavailable)
     async def _directory_down(request: Request, exc: SessionDirectoryUnavailable) -> JSONResponse:
         return await _api_error(request, ApiError(
-            503, "session_directory_unavailable",
+            "session_directory_unavailable",
             f"{exc}: whether another replica holds the session is unknown; retry shortly",
             headers={"Retry-After": str(JOB_STORE_RETRY_AFTER)},
-            reason="session_directory_unavailable",
         ))
 
     @app.exception_handler(RequestValidationError)
@@ -170,10 +226,10 @@ def add_error_handlers(app: FastAPI, gateway: Gateway) -> None:
         content_type = request.headers.get("content-type", "")
         if error.body.error.field == "body" and "json" not in content_type:
             error = ApiError(
-                400, "invalid_request",
+                "invalid_request",
                 f"{error.body.error.message} (send JSON with content-type: application/json; "
                 f"got {content_type or 'no content-type'})",
-                field="body", reason="invalid_request",
+                field="body",
             )
         return await _api_error(request, error)
 
@@ -183,14 +239,14 @@ def add_error_handlers(app: FastAPI, gateway: Gateway) -> None:
             # FastAPI's only plain 400: a body that json.loads could not even decode
             # (not UTF-8, nested too deep, a number too long).
             return await _api_error(request, ApiError(
-                400, "invalid_json", f"request body is not valid JSON ({exc.detail})",
-                field="body", reason="invalid_request",
+                "invalid_json", f"request body is not valid JSON ({exc.detail})",
+                field="body",
             ))
-        code = _STATUS_CODES.get(exc.status_code, "http_error")
-        error = ApiError(exc.status_code, code, str(exc.detail), headers=exc.headers)
+        code = _FRAMEWORK_CODES.get(exc.status_code, "http_error")
+        error = ApiError(code, str(exc.detail), headers=exc.headers, status=exc.status_code)
         return error.response()
 
     @app.exception_handler(Exception)
     async def _bug(request: Request, exc: Exception) -> JSONResponse:
         logger.exception("unhandled error on %s %s", request.method, request.url.path)
-        return ApiError(500, "internal_error", "internal server error").response()
+        return ApiError("internal_error", "internal server error").response()

@@ -137,16 +137,15 @@ class Gateway:
         total = sum(len(data) for data in files.values())
         if total > cap:
             raise ApiError(
-                413, "files_too_large",
+                "files_too_large",
                 f"input files are {total} bytes in all, over this server's limit of {cap} "
                 "bytes (max_input_bytes)",
-                field="files", reason="files_too_large",
+                field="files",
             )
         try:
             coerce_files(files, cap)
         except InvalidRequestError as exc:
-            raise ApiError(400, "invalid_request", str(exc), field=exc.field,
-                           reason="invalid_request") from None
+            raise ApiError("invalid_request", str(exc), field=exc.field) from None
 
     def capped_timeout(
         self, limits: dict[str, int], field: str, profile: TimeoutProfile | None = None
@@ -159,13 +158,13 @@ class Gateway:
         asked = limits.get("timeout_ms")
         if profile is not None and asked is None and TIMEOUT_PROFILES[profile] > cap:
             raise ApiError(
-                400, "invalid_request", f"timeout_profile: {profile} asks for "
+                "invalid_request", f"timeout_profile: {profile} asks for "
                 f"{TIMEOUT_PROFILES[profile]} ms, over this server's max_timeout_ms of {cap}",
-                field="timeout_profile", reason="invalid_request")
+                field="timeout_profile")
         if asked is not None and asked > cap:
             raise ApiError(
-                400, "invalid_request", f"{field}: {asked} ms is over this server's "
-                f"max_timeout_ms of {cap}", field=field, reason="invalid_request")
+                "invalid_request", f"{field}: {asked} ms is over this server's "
+                f"max_timeout_ms of {cap}", field=field)
         if asked is None and profile is None and cap < DEFAULT_TIMEOUT_MS:
             return {**limits, "timeout_ms": cap}
         return limits
@@ -176,15 +175,14 @@ class Gateway:
         try:
             return self.tools.select(names)
         except UnknownToolError as exc:
-            raise ApiError(400, "unknown_tool", str(exc), field="tools",
-                           reason="invalid_request") from None
+            raise ApiError("unknown_tool", str(exc), field="tools") from None
 
     def overloaded(self) -> ApiError:
         return ApiError(
-            503, "overloaded",
+            "overloaded",
             f"all {self.pool.workers} workers are busy and the queue of "
             f"{self.pool.queue_capacity} is full; retry shortly",
-            headers={"Retry-After": str(OVERLOAD_RETRY_AFTER)}, reason="overloaded",
+            headers={"Retry-After": str(OVERLOAD_RETRY_AFTER)},
         )
 
     def sandbox_for(self, runtime: str | None) -> Sandbox:
@@ -263,7 +261,7 @@ class Gateway:
         except SandboxError as exc:
             # The runtime is missing or unusable: the server's problem, not the client's.
             logger.error("sandbox runtime unavailable: %s", exc)
-            raise ApiError(500, "runtime_unavailable", str(exc)) from None
+            raise ApiError("runtime_unavailable", str(exc)) from None
 
     async def submit_job(
         self, code: str, *, language: Language, limits: dict[str, int],
@@ -349,26 +347,24 @@ class Gateway:
             yield
         except SessionBusy:
             raise ApiError(
-                409, "session_busy",
+                "session_busy",
                 f"session {session_id} is running another call; calls on one session run "
                 "one at a time: retry when it has finished",
-                field="session_id", reason="session_busy",
+                field="session_id",
             ) from None
         except SessionsFull as exc:
             raise ApiError(
-                503, "sessions_full", str(exc), headers={"Retry-After": str(exc.retry_after)},
-                reason="sessions_full",
+                "sessions_full", str(exc), headers={"Retry-After": str(exc.retry_after)},
             ) from None
         except PoolSaturated:
             raise self.overloaded() from None
         except SnapshotError as exc:
-            raise ApiError(400, "invalid_snapshot", str(exc), field="snapshot",
-                           reason="invalid_request") from None
+            raise ApiError("invalid_snapshot", str(exc), field="snapshot") from None
         except InvalidRequestError as exc:
             raise refusal(exc, source_field) from None
         except SandboxError as exc:
             logger.error("sandbox runtime unavailable: %s", exc)
-            raise ApiError(500, "runtime_unavailable", str(exc)) from None
+            raise ApiError("runtime_unavailable", str(exc)) from None
 
     async def in_session(
         self, session_id: str, work: Callable[[], Awaitable[T]], *, owner: str | None,
@@ -393,7 +389,7 @@ class Gateway:
                   if self.directory else None)
         if holder is not None and holder != self.replica:
             return ApiError(
-                421, "session_on_other_replica",
+                "session_on_other_replica",
                 f"session {session_id} lives on another gateway replica ({holder}), not on "
                 f"this one ({self.replica}); a session cannot move: send its requests to "
                 "the replica that opened it (route on the session id), or restore a "
@@ -401,7 +397,7 @@ class Gateway:
                 field="session_id", headers={REPLICA_HEADER: holder},
             )
         return ApiError(
-            404, "session_not_found",
+            "session_not_found",
             f"no session {session_id!r} (unknown, closed, or closed after "
             f"{self.settings.session_idle_seconds:g} s without a call)",
             field="session_id",

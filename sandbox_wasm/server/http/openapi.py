@@ -9,15 +9,17 @@ from fastapi import FastAPI
 
 from ..ops.auth import needed_scope
 from ..settings import GatewaySettings
+from .errors import ERROR_CODES
 from .schemas import SafeExecRequest
 
+#: The answers of an operation that needs a key, as they go into the generated document.
 _AUTH_RESPONSES: dict[str, dict[str, Any]] = {
-    "401": {"description": "No API key, or a malformed or unknown one (WWW-Authenticate: "
-            "Bearer).", "content": {"application/json": {"schema": {
-                "$ref": "#/components/schemas/ErrorResponse"}}}},
-    "403": {"description": "The API key lacks the scope this path needs.",
-            "content": {"application/json": {"schema": {
-                "$ref": "#/components/schemas/ErrorResponse"}}}},
+    str(ERROR_CODES[code].status): {
+        "description": f"`{code}`: {ERROR_CODES[code].meaning}.",
+        "content": {"application/json": {"schema": {
+            "$ref": "#/components/schemas/ErrorResponse"}}},
+    }
+    for code in ("unauthorized", "forbidden")
 }
 
 

@@ -113,7 +113,7 @@ def add_routes(app: FastAPI, gateway: Gateway) -> None:
         job = await gateway.job(job_id, owner_of(request))
         if job is None:
             raise ApiError(
-                404, "job_not_found",
+                "job_not_found",
                 f"no job {job_id!r} (unknown, or finished more than "
                 f"{settings.job_ttl_seconds:g} s ago and evicted)",
                 field="job_id",
@@ -137,8 +137,8 @@ def add_routes(app: FastAPI, gateway: Gateway) -> None:
             script = DEMO_SCRIPT
         elif body is None:
             raise ApiError(
-                400, "invalid_request", "python_script: Field required",
-                field="python_script", reason="invalid_request",
+                "invalid_request", "python_script: Field required",
+                field="python_script",
             )
         else:
             script = body.python_script
