@@ -345,13 +345,9 @@ class Gateway:
         `session_missing`, which may need the directory)."""
         try:
             yield
-        except SessionBusy:
-            raise ApiError(
-                "session_busy",
-                f"session {session_id} is running another call; calls on one session run "
-                "one at a time: retry when it has finished",
-                field="session_id",
-            ) from None
+        except SessionBusy as exc:
+            raise ApiError("session_busy", f"{exc}: retry when it has finished",
+                           field="session_id") from None
         except SessionsFull as exc:
             raise ApiError(
                 "sessions_full", str(exc), headers={"Retry-After": str(exc.retry_after)},
@@ -377,14 +373,15 @@ class Gateway:
             with self.session_errors(session_id, source_field):
                 self.sessions.get(session_id, owner=owner)
                 result = await work()
-        except SessionNotFound:
-            raise await self.session_missing(session_id, owner) from None
+        except SessionNotFound as exc:
+            raise await self.session_missing(exc, owner) from None
         if renew and self.directory is not None:
             await self.directory.claim(session_id, owner)
         return result
 
-    async def session_missing(self, session_id: str, owner: str | None) -> ApiError:
+    async def session_missing(self, missing: SessionNotFound, owner: str | None) -> ApiError:
         """404, or 421 when the shared directory says another replica holds the session."""
+        session_id = missing.session_id
         holder = (await self.directory.holder(session_id, owner)
                   if self.directory else None)
         if holder is not None and holder != self.replica:
@@ -396,12 +393,7 @@ class Gateway:
                 "snapshot of it here",
                 field="session_id", headers={REPLICA_HEADER: holder},
             )
-        return ApiError(
-            "session_not_found",
-            f"no session {session_id!r} (unknown, closed, or closed after "
-            f"{self.settings.session_idle_seconds:g} s without a call)",
-            field="session_id",
-        )
+        return ApiError("session_not_found", str(missing), field="session_id")
 
     async def opened(self, work: Callable[[], Awaitable[SessionEntry]]) -> SessionInfo:
         with self.session_errors():

@@ -185,20 +185,14 @@ def create_mcp_server(
         return key.name
 
     @contextlib.contextmanager
-    def tool_errors(session_id: str | None = None) -> Iterator[None]:
+    def tool_errors() -> Iterator[None]:
         """Every failure a tool reports, as a ToolError the model can act on."""
         try:
             yield
-        except SessionNotFound:
-            raise ToolError(
-                f"no session {session_id!r}: unknown, closed, or closed after "
-                f"{caps.idle_seconds:g} s without a call; open one with open_python_session"
-            ) from None
-        except SessionBusy:
-            raise ToolError(
-                f"session {session_id} is running another call; calls on one session run "
-                "one at a time: wait for it to finish"
-            ) from None
+        except SessionNotFound as exc:
+            raise ToolError(f"{exc}; open one with open_python_session") from None
+        except SessionBusy as exc:
+            raise ToolError(f"{exc}: wait for it to finish") from None
         except SessionsFull as exc:
             raise ToolError(f"cannot open a session: {exc}") from None
         except InvalidRequestError as exc:
@@ -243,7 +237,7 @@ def create_mcp_server(
             result = await on_worker(box.execute, python_script, profile=timeout_profile,
                                      files=files)
         else:
-            with tool_errors(session_id):
+            with tool_errors():
                 result = await registry.execute(
                     session_id, python_script, owner=owner_of(ctx) if ctx else None,
                     overrides={"timeout_ms": TIMEOUT_PROFILES[timeout_profile]}, files=files,
@@ -291,7 +285,7 @@ def create_mcp_server(
         session_id: SessionId, ctx: Context | None = None
     ) -> SessionClosed:
         owner = owner_of(ctx) if ctx else None
-        with tool_errors(session_id):
+        with tool_errors():
             calls = registry.get(session_id, owner=owner).session.calls
             await registry.close(session_id, owner=owner)
         return SessionClosed(session_id=session_id, calls=calls)

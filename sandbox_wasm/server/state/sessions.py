@@ -76,12 +76,22 @@ class SessionCaps(BaseModel):
 
 class SessionNotFound(Exception):
     """No live session has this id: it never existed, was closed, or stayed idle past the
-    TTL."""
+    TTL. Its message is the one every gateway gives (each adds what to do next)."""
+
+    def __init__(self, session_id: str, idle_seconds: float) -> None:
+        super().__init__(f"no session {session_id!r} (unknown, closed, or closed after "
+                         f"{idle_seconds:g} s without a call)")
+        self.session_id = session_id
 
 
 class SessionBusy(Exception):
     """A call (or a snapshot) on the session is in progress; calls on one session run one
-    at a time."""
+    at a time. Its message is the one every gateway gives."""
+
+    def __init__(self, session_id: str) -> None:
+        super().__init__(f"session {session_id} is running another call; calls on one "
+                         "session run one at a time")
+        self.session_id = session_id
 
 
 class SessionsFull(Exception):
@@ -216,7 +226,7 @@ class SessionRegistry:
         self._sweep()
         entry = self._entries.get(session_id)
         if entry is None or entry.owner != owner:
-            raise SessionNotFound(session_id)
+            raise SessionNotFound(session_id, self.caps.idle_seconds)
         return entry
 
     def _sweep(self) -> None:
@@ -398,7 +408,7 @@ class SessionRegistry:
             used = True
         except SessionClosedError:
             # Its idle timeout closed it while the call waited for a worker.
-            raise SessionNotFound(session_id) from None
+            raise SessionNotFound(session_id, self.caps.idle_seconds) from None
         finally:
             self._checkin(entry, used=used)
         if result.session is not None:
@@ -411,7 +421,7 @@ class SessionRegistry:
         try:
             data: bytes = await self._run(lambda: entry.session.snapshot(key=key))
         except SessionClosedError:
-            raise SessionNotFound(session_id) from None
+            raise SessionNotFound(session_id, self.caps.idle_seconds) from None
         finally:
             self._checkin(entry, used=False)
         return data
