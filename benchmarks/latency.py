@@ -26,12 +26,11 @@ from pathlib import Path
 from _timing import milliseconds, summary
 
 import sandbox_wasm as sw
-from sandbox_wasm._audit.policy import policy_line
-from sandbox_wasm._audit.report import build_report, parse_audit_answer
+from sandbox_wasm._audit.report import build_report
 from sandbox_wasm._guest.bootstrap import MODE_EXEC
 from sandbox_wasm._host.memory import OS_PAGE
 from sandbox_wasm._request import audit_budget
-from sandbox_wasm._sandbox import request_payload
+from sandbox_wasm._wire import parse_audit_answer, policy_line, request_payload
 
 HERE = Path(__file__).resolve().parent
 HELLO = "print('hi')"

@@ -18,8 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ._audit.policy import AuditPolicy
-from ._audit.report import build_report, parse_audit_answer
-from ._guest.bootstrap import MAX_ERROR_MESSAGE_CHARS, MAX_ERROR_TYPE_CHARS, MAX_RUNTIME_FINDINGS
+from ._audit.report import build_report
 from ._host.output import GuestOutcome
 from ._json import clean_json_value, clean_text, loads_strict_json
 from ._models import (
@@ -40,6 +39,13 @@ from ._models import (
 from ._request import audit_budget
 from ._runtimes import javascript
 from ._runtimes.artifacts import RuntimeFile, wasmtime_version
+from ._wire import (
+    MAX_ERROR_MESSAGE_CHARS,
+    MAX_ERROR_TYPE_CHARS,
+    MAX_RUNTIME_FINDINGS,
+    decode_error_record,
+    parse_audit_answer,
+)
 
 #: A guest that stops abnormally (not a caught MemoryError) with less than this left under
 #: its memory cap is taken to have died of the cap: CPython aborts when a small allocation
@@ -344,15 +350,11 @@ def memory_cap_error(outcome: GuestOutcome, memory_mb: int) -> ErrorInfo | None:
 
 
 def _guest_error(outcome: GuestOutcome, code: int) -> ErrorInfo:
-    if outcome.error_record:
-        try:
-            record = json.loads(outcome.error_record)
-            return ErrorInfo(
-                type=clean_text(str(record["type"]))[:MAX_ERROR_TYPE_CHARS],
-                message=clean_text(str(record["message"]))[:MAX_ERROR_MESSAGE_CHARS],
-            )
-        except (ValueError, KeyError, TypeError, RecursionError):
-            pass
+    record = decode_error_record(outcome.error_record) if outcome.error_record else None
+    if record is not None:
+        error_type, message = record
+        return ErrorInfo(type=clean_text(error_type)[:MAX_ERROR_TYPE_CHARS],
+                         message=clean_text(message)[:MAX_ERROR_MESSAGE_CHARS])
     return ErrorInfo(type="SystemExit", message=f"the code exited with status {code}")
 
 

@@ -20,14 +20,11 @@ from ._audit.policy import (
     AuditPolicy,
     PolicyLike,
     allowing_modules,
-    image_policy_line,
-    policy_line,
     resolve_policy,
 )
-from ._audit.report import build_report, parse_audit_answer
+from ._audit.report import build_report
 from ._errors import InvalidRequestError, SandboxClosedError, SandboxError
 from ._fs.tree import FileCaps, MemoryFS
-from ._guest.bootstrap import MODE_AUDIT, MODE_EXEC, REST_OPTION, TOOLS_OPTION
 from ._host.engine import engine_host
 from ._host.hostcall import run_time_left
 from ._host.program import GuestProgram
@@ -55,7 +52,16 @@ from ._runtimes.artifacts import (
     python_variant,
     runtime_dir,
 )
-from ._tools import Tool, ToolChannel, ToolLimits, ToolsLike, build_tools, manifest_line
+from ._tools import Tool, ToolChannel, ToolLimits, ToolsLike, build_tools
+from ._wire import (
+    MODE_AUDIT,
+    MODE_EXEC,
+    image_policy_line,
+    mode_line,
+    parse_audit_answer,
+    policy_line,
+    request_payload,
+)
 
 if TYPE_CHECKING:
     from ._images.image import Image, ImageManifest
@@ -341,22 +347,6 @@ class Sandbox:
         # interpreter could compile either.
         return {"syntax_error": {"message": "source too complex to parse", "line": 0,
                                  "col": 0}}, False
-
-
-def mode_line(mode: bytes, *, rest: bool, tools: bool) -> bytes:
-    """A request's first line: the mode and its options (`rest`: a one-shot request returns
-    to rest instead of ending the process; `tools`: a tools manifest line follows)."""
-    return b" ".join((mode, *((REST_OPTION,) if rest else ()), *((TOOLS_OPTION,) if tools else ())))
-
-
-def request_payload(mode: bytes, tools: Mapping[str, Tool], policy: bytes, source: str,
-                    *, rest: bool = False) -> bytes:
-    """An exec or session request: the mode line (with the tools manifest when there are
-    tools), the policy line and the source."""
-    head = [mode_line(mode, rest=rest, tools=bool(tools))]
-    if tools:
-        head.append(manifest_line(tools))
-    return b"\n".join((*head, policy, source.encode("utf-8")))
 
 
 def tool_channel(tools: Mapping[str, Tool], limits: Limits) -> ToolChannel | None:

@@ -31,6 +31,7 @@ import pydantic
 from pydantic_core import PydanticSerializationError, to_jsonable_python
 
 from ._errors import InvalidRequestError
+from ._wire import frame
 
 if TYPE_CHECKING:
     import asyncio
@@ -147,12 +148,6 @@ def build_tools(tools: ToolsLike | None) -> dict[str, Tool]:
             raise InvalidRequestError(f"two tools are named {tool.name!r}", field="tools")
         built[tool.name] = tool
     return built
-
-
-def manifest_line(tools: Mapping[str, Tool]) -> bytes:
-    """The tools as the guest's request line describes them (one line of JSON)."""
-    return json.dumps([tool.manifest() for tool in tools.values()],
-                      separators=(",", ":")).encode()
 
 
 @dataclass(frozen=True)
@@ -485,5 +480,4 @@ def _error(kind: str, message: str) -> dict[str, Any]:
 
 
 def _frame(answer: dict[str, Any]) -> bytes:
-    body = answer["raw"].encode() if "raw" in answer else json.dumps(answer).encode()
-    return len(body).to_bytes(8, "little") + body
+    return frame(answer["raw"].encode() if "raw" in answer else json.dumps(answer).encode())

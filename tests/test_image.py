@@ -254,7 +254,7 @@ def test_the_bootstrap_reads_what_the_image_builder_writes(tmp_path: Path) -> No
     """The image's init is the bootstrap's own (`_install_init_packages`): the names of the
     files it reads in /init and the policy lines it answers are those the host writes and
     sends."""
-    from sandbox_wasm._audit import policy as _policy
+    from sandbox_wasm import _wire as _policy
     from sandbox_wasm._guest import bootstrap as _guest
     from sandbox_wasm._images import build as _image_build
 

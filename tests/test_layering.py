@@ -4,6 +4,9 @@ these rules keep the boundaries between them where the README's layout says they
 - Only `_host/` imports wasmtime: everything that touches an engine, a store, an instance or
   guest memory lives there.
 - `_guest/` imports nothing of the package: its files run inside the sandbox.
+- Only `_wire.py` takes the guest protocol from the bootstrap (its modes, options, marks and
+  bounds), so the protocol's bytes are made and read in one module; `_audit/` also reads the
+  bootstrap, for the policy tables and `judge_fact` the guest and the host share.
 - The library's core (every module but the front ends) never imports a front end: `cli/`,
   `server/`, `batch/` and `compat.py` stand on the core, not the other way round; `server/`
   and `batch/` do not import `cli/`.
@@ -85,7 +88,7 @@ def test_the_package_is_read() -> None:
     assert len(IMPORTS) > 500
 
 
-@pytest.mark.parametrize("rule", ["wasmtime", "guest", "front-ends", "private-names"])
+@pytest.mark.parametrize("rule", ["wasmtime", "guest", "wire", "front-ends", "private-names"])
 def test_layering(rule: str) -> None:
     broken = []
     for i in IMPORTS:
@@ -93,6 +96,10 @@ def test_layering(rule: str) -> None:
             bad = _within(i.target, "wasmtime") and not _within(i.module, "sandbox_wasm._host")
         elif rule == "guest":
             bad = _within(i.module, "sandbox_wasm._guest") and _within(i.target, "sandbox_wasm")
+        elif rule == "wire":
+            bad = (_within(i.target, "sandbox_wasm._guest.bootstrap")
+                   and not _within(i.module, "sandbox_wasm._wire", "sandbox_wasm._audit",
+                                   "sandbox_wasm._guest"))
         elif rule == "front-ends":
             front = (_within(i.target, *FRONT_ENDS)
                      and not _within(i.module, *FRONT_ENDS, "sandbox_wasm.__main__")

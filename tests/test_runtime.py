@@ -242,9 +242,9 @@ def test_requests_of_every_size_reach_the_guest_whole(python_runtime: str, size:
 def test_a_trivial_run_does_not_grow_the_guests_memory() -> None:
     """A run pays for each page it touches: `print('hi')` must fit in the snapshot's memory
     (the bootstrap once read its request into a 4 MiB buffer, growing every run by 4 MiB)."""
-    from sandbox_wasm._audit.policy import policy_line
     from sandbox_wasm._guest.bootstrap import MODE_EXEC
     from sandbox_wasm._request import audit_budget
+    from sandbox_wasm._wire import policy_line
 
     box = sw.Sandbox(python_runtime="cpython313")
     payload = b"\n".join((MODE_EXEC, policy_line(box.policy), b"print('hi')"))

@@ -9,7 +9,6 @@ request instead of sent.
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Mapping
 from typing import Any, Literal, cast
 
@@ -18,7 +17,6 @@ from pydantic import BaseModel, ConfigDict
 from .._errors import InvalidRequestError
 from .._guest.bootstrap import (
     BALANCED_TABLES,
-    BUILTIN_POLICY_LINES,
     STRICT_TABLES,
     judge_fact,
     tables_from_json,
@@ -131,20 +129,6 @@ def judge_tables(policy: AuditPolicy) -> dict[str, Any]:
     return tables
 
 
-@functools.lru_cache(maxsize=32)
-def policy_line(policy: AuditPolicy) -> bytes:
-    """The policy as the guest reads it in an exec request. The strict tables are built into
-    the guest: naming them saves the guest parsing them on every run."""
-    tables = policy_tables(policy)
-    for line, (name, enforce) in BUILTIN_POLICY_LINES.items():
-        builtin = STRICT_POLICY if name == "strict" else BALANCED_POLICY
-        if enforce == (policy.mode == "enforce") and policy_tables(
-            builtin.with_mode(policy.mode)
-        ) == tables:
-            return line
-    return json.dumps(tables, separators=(",", ":")).encode()
-
-
 def judge_import(policy: AuditPolicy, module: str) -> str | None:
     """Why importing `module` is flagged, or None. The longest matching prefix decides, so
     an allowed `urllib.parse` wins over a blocked `urllib`."""
@@ -160,22 +144,3 @@ def allowing_modules(policy: AuditPolicy, modules: frozenset[str]) -> AuditPolic
     if policy.allowed_modules is None or modules <= policy.allowed_modules:
         return policy
     return policy.model_copy(update={"allowed_modules": policy.allowed_modules | modules})
-
-
-#: What an image's bootstrap adds to a built-in policy line to name that policy with the
-#: image's packages allowed (it keeps those tables ready, as the built-in ones).
-IMAGE_POLICY_SUFFIX = b"+image"
-
-
-@functools.lru_cache(maxsize=64)
-def image_policy_line(policy: AuditPolicy, packages: frozenset[str]) -> bytes:
-    """The policy line for an image whose packages are `packages`: a built-in policy with
-    them allowed is named (`@balanced+image:enforce`), so that the guest need not parse its
-    tables in every run; any other policy is sent as `policy_line` sends it."""
-    tables = policy_tables(policy)
-    for line, (name, enforce) in BUILTIN_POLICY_LINES.items():
-        builtin = STRICT_POLICY if name == "strict" else BALANCED_POLICY
-        mode: Literal["enforce", "report"] = "enforce" if enforce else "report"
-        if policy_tables(allowing_modules(builtin.with_mode(mode), packages)) == tables:
-            return line.replace(b":", IMAGE_POLICY_SUFFIX + b":", 1)
-    return policy_line(policy)

@@ -9,24 +9,13 @@ The audit explains refusals early; the WebAssembly boundary and the limits are t
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 
-from .._guest.bootstrap import MAX_FACTS, answer_is_incomplete, judge_fact
+from .._guest.bootstrap import judge_fact
 from .._models import AuditReport, Finding, SafetyVerdict
+from .._wire import MAX_FACTS, answer_is_incomplete
 from .policy import AuditPolicy, judge_tables
 from .stdlib import import_reason
-
-
-def parse_audit_answer(answer: bytes | None) -> dict[str, object] | None:
-    """The guest's audit answer as a dict, or None when there is none or it is unusable."""
-    if answer is None:
-        return None
-    try:
-        parsed = json.loads(answer)
-    except ValueError:
-        return None
-    return parsed if isinstance(parsed, dict) else None
 
 
 def findings_from_facts(

@@ -15,7 +15,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .._guest.bootstrap import (
+from .._tools import ToolCallRecord
+from .._wire import (
     ANSWER_LENGTH_BYTES,
     ERROR_MARK,
     FINDINGS_MARK,
@@ -23,7 +24,6 @@ from .._guest.bootstrap import (
     MAX_ERROR_RECORD_BYTES,
     STATUS_MARK,
 )
-from .._tools import ToolCallRecord
 
 TrapKind = Literal[
     "deadline", "fuel", "c_stack_overflow", "memory_out_of_bounds", "stack_overflow", "crash"

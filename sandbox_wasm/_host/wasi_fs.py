@@ -24,8 +24,8 @@ import wasmtime
 
 from .._fs import tree as vfs
 from .._fs.tree import FsError, MemoryFS
-from .._guest.bootstrap import TOOLS_FD
 from .._tools import ToolChannel
+from .._wire import TOOLS_FD
 from .hostcall import ERRNO_FAULT, ERRNO_SUCCESS, io_vectors, run_state
 from .view import GuestMemory, MemoryFault
 

@@ -31,7 +31,6 @@ from typing import Literal
 from .._audit.policy import AuditPolicy, PolicyLike
 from .._errors import InvalidRequestError, SandboxError
 from .._fs.tree import FileCaps, freeze, thaw
-from .._guest.bootstrap import MODE_SESSION
 from .._host.memory import MemoryStateError, apply, capture
 from .._host.output import GuestOutcome
 from .._host.program import LiveInstance
@@ -44,8 +43,9 @@ from .._request import (
     coerce_source,
     resolve_limits,
 )
-from .._sandbox import Sandbox, new_filesystem, request_payload, runtime_sandbox, tool_channel
+from .._sandbox import Sandbox, new_filesystem, runtime_sandbox, tool_channel
 from .._tools import ToolsLike, build_tools
+from .._wire import MODE_SESSION, request_payload
 from .snapshot import (
     SessionImage,
     SessionState,

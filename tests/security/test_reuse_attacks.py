@@ -13,12 +13,11 @@ import pytest
 from instance_memory import memory_of
 
 import sandbox_wasm as sw
-from sandbox_wasm._audit.policy import policy_line
 from sandbox_wasm._guest.bootstrap import MODE_EXEC
 from sandbox_wasm._host.memory import MemoryReset
 from sandbox_wasm._host.program import LiveInstance
 from sandbox_wasm._request import audit_budget
-from sandbox_wasm._sandbox import request_payload
+from sandbox_wasm._wire import policy_line, request_payload
 
 SECRET = "reuse-secret-77e1-do-not-leak"
 POLICIES = {"strict": sw.STRICT_POLICY, "report": sw.REPORT_ONLY_POLICY}

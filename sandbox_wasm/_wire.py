@@ -1,0 +1,152 @@
+"""The host side of the guest protocol: the one module that knows its bytes (the guest's
+side is `_guest/bootstrap.py`, whose constants are taken from there and nowhere else).
+
+A request is read by the guest from stdin:
+
+    <mode>[ rest][ tools]\\n[<tools manifest: one line of JSON>\\n]<policy line>\\n<source>
+
+the mode `audit`, `exec` or `session`; `rest` asks the guest to come back to rest instead of
+ending the process, `tools` that a manifest line follows; the policy line names a built-in
+policy (`@balanced:enforce`, `@strict:report`, `+image` for an image's packages) or carries
+the policy's tables as JSON. The guest answers on stdout: first, when asked to audit, a framed
+answer (8-byte little-endian length, then JSON: the facts and the verdict); then the user's
+output; at the end, on stderr, the marked error record (`ERROR_MARK` + JSON {type,
+message}), the run-time guard's findings (`FINDINGS_MARK`) and the exit status of a request
+that came back to rest (`STATUS_MARK`). Host tools answer on their own descriptor
+(`TOOLS_FD`) with frames of the same shape as the audit answer.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Mapping
+from typing import Any, Literal, Protocol
+
+from ._audit.policy import (
+    BALANCED_POLICY,
+    STRICT_POLICY,
+    AuditPolicy,
+    allowing_modules,
+    policy_tables,
+)
+from ._guest.bootstrap import (
+    ANSWER_LENGTH_BYTES,
+    BUILTIN_POLICY_LINES,
+    ERROR_MARK,
+    FINDINGS_MARK,
+    MAX_ANSWER_BYTES,
+    MAX_ERROR_MESSAGE_CHARS,
+    MAX_ERROR_RECORD_BYTES,
+    MAX_ERROR_TYPE_CHARS,
+    MAX_FACTS,
+    MAX_RUNTIME_FINDINGS,
+    MODE_AUDIT,
+    MODE_EXEC,
+    MODE_SESSION,
+    REST_OPTION,
+    STATUS_MARK,
+    TOOLS_FD,
+    TOOLS_OPTION,
+    answer_is_incomplete,
+)
+
+__all__ = [
+    "ANSWER_LENGTH_BYTES", "ERROR_MARK", "FINDINGS_MARK", "IMAGE_POLICY_SUFFIX",
+    "MAX_ANSWER_BYTES", "MAX_ERROR_MESSAGE_CHARS", "MAX_ERROR_RECORD_BYTES",
+    "MAX_ERROR_TYPE_CHARS", "MAX_FACTS", "MAX_RUNTIME_FINDINGS", "MODE_AUDIT", "MODE_EXEC",
+    "MODE_SESSION", "STATUS_MARK", "TOOLS_FD", "answer_is_incomplete",
+    "decode_error_record", "frame", "image_policy_line", "manifest_line", "mode_line",
+    "parse_audit_answer", "policy_line", "request_payload",
+]
+
+
+# -- requests ------------------------------------------------------------------------------
+def mode_line(mode: bytes, *, rest: bool, tools: bool) -> bytes:
+    """A request's first line: the mode and its options (`rest`: a one-shot request returns
+    to rest instead of ending the process; `tools`: a tools manifest line follows)."""
+    return b" ".join((mode, *((REST_OPTION,) if rest else ()),
+                      *((TOOLS_OPTION,) if tools else ())))
+
+
+class ToolLike(Protocol):
+    """A host tool as a request describes it (`_tools.Tool`)."""
+
+    def manifest(self) -> dict[str, Any]: ...
+
+
+def manifest_line(tools: Mapping[str, ToolLike]) -> bytes:
+    """The tools as the request's manifest line describes them (one line of JSON)."""
+    return json.dumps([tool.manifest() for tool in tools.values()],
+                      separators=(",", ":")).encode()
+
+
+def request_payload(mode: bytes, tools: Mapping[str, ToolLike], policy: bytes, source: str,
+                    *, rest: bool = False) -> bytes:
+    """An exec or session request: the mode line (with the tools' manifest line when there
+    are tools), the policy line and the source."""
+    head = [mode_line(mode, rest=rest, tools=bool(tools))]
+    if tools:
+        head.append(manifest_line(tools))
+    return b"\n".join((*head, policy, source.encode("utf-8")))
+
+
+@functools.lru_cache(maxsize=32)
+def policy_line(policy: AuditPolicy) -> bytes:
+    """The policy as the guest reads it in an exec request. The strict tables are built into
+    the guest: naming them saves the guest parsing them on every run."""
+    tables = policy_tables(policy)
+    for line, (name, enforce) in BUILTIN_POLICY_LINES.items():
+        builtin = STRICT_POLICY if name == "strict" else BALANCED_POLICY
+        if enforce == (policy.mode == "enforce") and policy_tables(
+            builtin.with_mode(policy.mode)
+        ) == tables:
+            return line
+    return json.dumps(tables, separators=(",", ":")).encode()
+
+
+#: What an image's bootstrap adds to a built-in policy line to name that policy with the
+#: image's packages allowed (it keeps those tables ready, as the built-in ones).
+IMAGE_POLICY_SUFFIX = b"+image"
+
+
+@functools.lru_cache(maxsize=64)
+def image_policy_line(policy: AuditPolicy, packages: frozenset[str]) -> bytes:
+    """The policy line for an image whose packages are `packages`: a built-in policy with
+    them allowed is named (`@balanced+image:enforce`), so that the guest need not parse its
+    tables in every run; any other policy is sent as `policy_line` sends it."""
+    tables = policy_tables(policy)
+    for line, (name, enforce) in BUILTIN_POLICY_LINES.items():
+        builtin = STRICT_POLICY if name == "strict" else BALANCED_POLICY
+        mode: Literal["enforce", "report"] = "enforce" if enforce else "report"
+        if policy_tables(allowing_modules(builtin.with_mode(mode), packages)) == tables:
+            return line.replace(b":", IMAGE_POLICY_SUFFIX + b":", 1)
+    return policy_line(policy)
+
+
+# -- answers -------------------------------------------------------------------------------
+def frame(body: bytes) -> bytes:
+    """`body` framed as the guest reads a host tool's answer: its length, then itself."""
+    return len(body).to_bytes(ANSWER_LENGTH_BYTES, "little") + body
+
+
+def parse_audit_answer(answer: bytes | None) -> dict[str, object] | None:
+    """The guest's audit answer as a dict, or None when there is none or it is unusable."""
+    if answer is None:
+        return None
+    try:
+        parsed = json.loads(answer)
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def decode_error_record(record: bytes) -> tuple[str, str] | None:
+    """The (type, message) of the guest's error record, or None when it is unusable. The
+    text is the guest's: the caller cleans it and holds it to MAX_ERROR_TYPE_CHARS and
+    MAX_ERROR_MESSAGE_CHARS."""
+    try:
+        parsed = json.loads(record)
+        return str(parsed["type"]), str(parsed["message"])
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return None
