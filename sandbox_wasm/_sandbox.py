@@ -12,7 +12,6 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING
 
 from ._audit.policy import (
@@ -28,6 +27,7 @@ from ._fs.tree import FileCaps, MemoryFS
 from ._host.engine import engine_host
 from ._host.hostcall import run_time_left
 from ._host.program import GuestProgram
+from ._lifetime import Closeable
 from ._models import (
     AuditReport,
     ExecutionResult,
@@ -71,7 +71,7 @@ SNAPSHOT_ARGV = ["python"]
 AUDIT_CACHE_SIZE = 512
 
 
-class Sandbox:
+class Sandbox(Closeable):
     """Runs audited code in fresh WebAssembly instances. Thread-safe and reusable: the
     Engine and compiled runtime are shared, every execution gets a new Store.
 
@@ -140,36 +140,20 @@ class Sandbox:
         self._program_lock = threading.Lock()
         self._audit_cache: OrderedDict[str, dict[str, object]] = OrderedDict()
         self._audit_lock = threading.Lock()
-        self._closed = False
 
     # -- lifetime ------------------------------------------------------------------------
-    def close(self) -> None:
-        """Release this sandbox's compiled runtimes and audit cache. Idempotent. Executions
-        already running finish (or report a host error); later calls raise
-        SandboxClosedError."""
+    # `close()` (Closeable) releases the compiled runtimes and the audit cache. Executions
+    # already running finish (or report a host error); later calls raise SandboxClosedError.
+    def _lifetime_lock(self) -> threading.Lock:
+        return self._program_lock
+
+    def _release(self) -> None:
         with self._program_lock:
-            self._closed = True
             programs, self._programs = list(self._programs.values()), {}
         for program in programs:
-            program.release()
+            program.close()
         with self._audit_lock:
             self._audit_cache.clear()
-
-    @property
-    def closed(self) -> bool:
-        """Whether `close()` was called."""
-        return self._closed
-
-    def __enter__(self) -> Sandbox:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # -- runtimes ------------------------------------------------------------------------
     @property

@@ -27,6 +27,7 @@ import wasmtime
 
 from .._errors import InvalidRequestError
 from .._fs.tree import MemoryFS
+from .._lifetime import Closeable
 from .._models import MIB, Limits
 from .._runtimes.artifacts import RuntimeFile
 from .._tools import ToolChannel
@@ -50,7 +51,7 @@ MAX_RESET_BYTES = 4 * MIB
 REUSE_INSTANCES = os.environ.get("SANDBOX_WASM_REUSE_INSTANCES") != "0"
 
 
-class GuestProgram:
+class GuestProgram(Closeable):
     """A runtime compiled and linked, ready to instantiate many times (one InstancePre).
 
     A runtime whose entry returns to rest (`RuntimeFile.returns_to_rest`) has its one-shot
@@ -111,6 +112,10 @@ class GuestProgram:
                 field="limits.memory_mb")
 
     def release(self) -> None:
+        """At interpreter exit, before wasmtime's own teardown: as `close()`."""
+        self.close()
+
+    def _release(self) -> None:
         """Drop the compiled module and the idle instances; later runs report a host
         error."""
         with self._idle:
@@ -244,7 +249,7 @@ class GuestProgram:
         return memory, entry
 
 
-class LiveInstance:
+class LiveInstance(Closeable):
     """One instance of a guest program in a Store of its own, entered once (a one-shot
     run) or many times (a session: the guest returns to rest after each request, and its
     linear memory carries the state to the next).
@@ -268,7 +273,6 @@ class LiveInstance:
         self.set_memory_cap(memory_cap_bytes)
         self.memory: wasmtime.Memory | None = None
         self._entry: wasmtime.Func | None = None
-        self._closed = False
 
     def set_memory_cap(self, memory_cap_bytes: int) -> None:
         """The most linear memory the instance may grow to from now on."""
@@ -323,12 +327,10 @@ class LiveInstance:
             outcome.tool_calls = list(tools.calls)
         return outcome
 
-    def close(self) -> None:
-        """Free the Store (the instance and its memory). Idempotent."""
-        if not self._closed:
-            self._closed = True
-            self.memory = self._entry = None
-            self.store.close()
+    def _release(self) -> None:
+        """Free the Store (the instance and its memory)."""
+        self.memory = self._entry = None
+        self.store.close()
 
 
 @dataclass(frozen=True)

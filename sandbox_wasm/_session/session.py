@@ -25,7 +25,6 @@ import time
 import uuid
 import weakref
 from collections.abc import Mapping
-from types import TracebackType
 from typing import Literal
 
 from .._audit.policy import AuditPolicy, PolicyLike
@@ -34,6 +33,7 @@ from .._fs.tree import FileCaps, freeze, thaw
 from .._host.memory import MemoryStateError, apply, capture
 from .._host.output import GuestOutcome
 from .._host.program import LiveInstance
+from .._lifetime import Closeable
 from .._models import MIB, ExecutionResult, Limits, SessionCall, TimeoutProfile
 from .._outcome import ResultBuilder
 from .._request import (
@@ -64,7 +64,7 @@ class SessionClosedError(SandboxError):
     survive); open a new one or restore a snapshot."""
 
 
-class Session:
+class Session(Closeable):
     """A Python interpreter whose state lives across `execute()` calls.
 
     Each call is audited and runs under its own deadline and fuel; globals, imports and
@@ -124,7 +124,6 @@ class Session:
         self.id = uuid.uuid4().hex
         self.calls = 0
         self._lock = threading.RLock()
-        self._closed = False
         self._checkpoint: SessionState | None = None
         #: The checkpoint of the last call, still being taken in the background.
         self._pending: concurrent.futures.Future[SessionState] | None = None
@@ -139,11 +138,6 @@ class Session:
 
     # -- lifetime ------------------------------------------------------------------------
     @property
-    def closed(self) -> bool:
-        """Whether the session was closed (its state is gone)."""
-        return self._closed
-
-    @property
     def memory_bytes(self) -> int:
         """The session's linear memory now (it never shrinks)."""
         with self._lock:
@@ -152,11 +146,19 @@ class Session:
             memory = self._instance.memory
             return memory.data_len(self._instance.store) if memory is not None else 0
 
-    def close(self) -> None:
-        """Free the session's instance; later calls raise SessionClosedError. Idempotent;
-        waits for a call in progress to finish."""
+    # `close()` (Closeable) frees the session's instance, after a call in progress has
+    # finished (it holds the lock); later calls raise SessionClosedError.
+    def _lifetime_lock(self) -> threading.RLock:
+        return self._lock
+
+    def _release(self) -> None:
         with self._lock:
-            self._close()
+            self._free()
+
+    def _free(self) -> None:
+        self._settle()
+        self._checkpoint = None
+        self._instance.close()
 
     def _settle(self) -> None:
         """Wait for the checkpoint being taken in the background (every use of the
@@ -165,27 +167,12 @@ class Session:
         if pending is not None:
             self._checkpoint = pending.result()
 
-    def _close(self) -> None:
-        self._settle()
+    def release(self) -> None:
+        """Free the instance at interpreter exit, before wasmtime's own teardown (without
+        the lock: a call still running then holds it)."""
         if not self._closed:
             self._closed = True
-            self._checkpoint = None
-            self._instance.close()
-
-    def __enter__(self) -> Session:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    def release(self) -> None:
-        """Free the instance at interpreter exit, before wasmtime's own teardown."""
-        self._close()
+            self._free()
 
     def _check_open(self) -> None:
         if self._closed:
@@ -284,7 +271,8 @@ class Session:
                     self._checkpoint = None
                     rolled_back = False
             else:
-                self._close()
+                self._closed = True
+                self._free()
         memory_bytes = 0
         if not self._closed and self._instance.memory is not None:
             memory_bytes = self._instance.memory.data_len(self._instance.store)
@@ -443,7 +431,7 @@ class _IdleReaper:
         if session._lock.acquire(blocking=False):
             try:
                 if session._idle_expired(now):
-                    session._close()
+                    session.close()
                     return
             finally:
                 session._lock.release()
