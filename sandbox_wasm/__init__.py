@@ -14,6 +14,8 @@ from ._errors import (
     RuntimeNotFoundError,
     SandboxClosedError,
     SandboxError,
+    SessionClosedError,
+    SnapshotError,
     SourceTooLargeError,
 )
 from ._models import (
@@ -36,15 +38,13 @@ from ._sandbox import Sandbox, audit, execute
 from ._version import __version__
 
 if typing.TYPE_CHECKING:
-    from ._session.session import Session, SessionClosedError
-    from ._session.snapshot import SnapshotError
+    from ._session.session import Session
     from .batch import BatchResult, InvalidRequest, execute_many
 
 # Imported on first use (PEP 562), so that `import sandbox_wasm` and a first `execute()`
 # do not pay for sessions and batches: a new process's start-up is part of its latency.
 _LAZY = {
-    "Session": "._session.session", "SessionClosedError": "._session.session",
-    "SnapshotError": "._session.snapshot",
+    "Session": "._session.session",
     "BatchResult": ".batch", "InvalidRequest": ".batch", "execute_many": ".batch",
 }
 

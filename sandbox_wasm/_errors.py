@@ -1,5 +1,20 @@
-"""The exceptions raised by sandbox-wasm. Everything a guest does is reported in an
-`ExecutionResult`; these are only for problems with the request or the host set-up."""
+"""The exceptions raised by sandbox-wasm, all of them. Everything a guest does is reported in
+an `ExecutionResult`; these are only for problems with the request or the host set-up.
+
+    SandboxError
+    +-- InvalidRequestError (also a ValueError; `field` names what was wrong)
+    |   +-- SourceTooLargeError
+    |   +-- SnapshotError (a session snapshot that cannot be restored)
+    |   +-- WheelError (a wheel refused for an image; sandbox_wasm.image)
+    +-- RuntimeNotFoundError
+    +-- RuntimeIntegrityError
+    +-- SandboxClosedError
+    +-- SessionClosedError
+    +-- ImageBuildError (sandbox_wasm.image)
+
+Each says it lives where it is imported from (`sandbox_wasm.SessionClosedError`), not in
+this private module. The gateways' own errors (`sandbox_wasm.server`) and the CLI's usage
+errors stay with them: they never cross into the library."""
 
 from __future__ import annotations
 
@@ -39,6 +54,19 @@ class SandboxClosedError(SandboxError):
     """The Sandbox was closed; create a new one."""
 
 
+class SessionClosedError(SandboxError):
+    """The session was closed (by `close()`, its idle timeout, or a call it could not
+    survive); open a new one or restore a snapshot."""
+
+
+class SnapshotError(InvalidRequestError):
+    """A session snapshot that cannot be restored: not a snapshot, another format version,
+    another runtime, a failed integrity check, or a missing or wrong key."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, field="snapshot")
+
+
 class WheelError(InvalidRequestError):
     """A wheel was refused for an image: not pure Python, corrupt, altered (its RECORD does
     not match), or holding a name that could land outside the package tree. `wheel` names
@@ -53,3 +81,12 @@ class ImageBuildError(SandboxError):
     """An image could not be built: the build tools or the base runtime's parts are missing,
     or the packages failed while the image was pre-initialised (the message has the guest's
     last lines)."""
+
+
+_PUBLIC: tuple[type[SandboxError], ...] = (
+    SandboxError, InvalidRequestError, RuntimeNotFoundError, RuntimeIntegrityError,
+    SourceTooLargeError, SandboxClosedError, SessionClosedError, SnapshotError)
+for _error in _PUBLIC:
+    _error.__module__ = "sandbox_wasm"
+for _error in (WheelError, ImageBuildError):
+    _error.__module__ = "sandbox_wasm.image"

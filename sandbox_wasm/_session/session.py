@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from typing import Literal
 
 from .._audit.policy import AuditPolicy, PolicyLike
-from .._errors import InvalidRequestError, SandboxError
+from .._errors import InvalidRequestError, SandboxError, SessionClosedError, SnapshotError
 from .._fs.tree import FileCaps, freeze, thaw
 from .._host.memory import MemoryStateError, apply, capture
 from .._host.output import GuestOutcome
@@ -49,7 +49,6 @@ from .._wire import MODE_SESSION, request_payload
 from .snapshot import (
     SessionImage,
     SessionState,
-    SnapshotError,
     encode,
     open_snapshot,
 )
@@ -57,11 +56,6 @@ from .snapshot import (
 OnTrap = Literal["rollback", "close"]
 #: Idle time after which a session is closed (its memory freed), unless told otherwise.
 DEFAULT_IDLE_TIMEOUT_S = 600.0
-
-
-class SessionClosedError(SandboxError):
-    """The session was closed (by `close()`, its idle timeout, or a call it could not
-    survive); open a new one or restore a snapshot."""
 
 
 class Session(Closeable):

@@ -29,7 +29,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from .._errors import InvalidRequestError
+from .._errors import SnapshotError
 from .._fs.tree import FileCaps, FsState, check_layout
 from .._host.memory import WASM_PAGE, MemoryState
 
@@ -46,14 +46,6 @@ MAX_FILE_BYTES_IN_ALL = 512 * 2**20
 #: Compression level: level 1 is ~10x faster than the default, and pages of a Python heap
 #: compress almost as well with it.
 COMPRESSION_LEVEL = 1
-
-
-class SnapshotError(InvalidRequestError):
-    """A session snapshot that cannot be restored: not a snapshot, another format version,
-    another runtime, a failed integrity check, or a missing or wrong key."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message, field="snapshot")
 
 
 @dataclass(frozen=True)

@@ -49,11 +49,11 @@ from types import FrameType
 from typing import Literal
 
 from .._audit.policy import AuditPolicy
-from .._errors import InvalidRequestError, SandboxError
+from .._errors import InvalidRequestError, SandboxError, SessionClosedError
 from .._models import ExecutionResult, Limits
 from .._request import resolve_limits
 from .._sandbox import Sandbox
-from .._session.session import Session, SessionClosedError
+from .._session.session import Session
 from .._version import __version__
 from ._common import (
     EXIT_FAILED,

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
-from ..._errors import InvalidRequestError, SandboxError
+from ..._errors import InvalidRequestError, SandboxError, SnapshotError
 from ..._models import (
     MIB,
     TIMEOUT_PROFILES,
@@ -34,7 +34,6 @@ from ..._models import (
 from ..._request import coerce_files, coerce_source
 from ..._runtimes.artifacts import python_variant
 from ..._sandbox import Sandbox
-from ..._session.snapshot import SnapshotError
 from ..._tools import Tool
 from ..bridge.tools import GatewayTools, UnknownToolError
 from ..ops.auth import owner_tag

@@ -28,11 +28,11 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..._audit.policy import PRESETS, AuditPolicy
-from ..._errors import InvalidRequestError
+from ..._errors import InvalidRequestError, SessionClosedError
 from ..._models import MIB, ExecutionResult, Limits
 from ..._request import resolve_limits
 from ..._sandbox import Sandbox
-from ..._session.session import OnTrap, Session, SessionClosedError
+from ..._session.session import OnTrap, Session
 from ..._session.snapshot import unverified_header
 from ..._tools import ToolsLike
 
