@@ -11,7 +11,7 @@ against native numpy/pandas of the same versions, in one run.
 - the data runtime's snapshot size, memory floor, and the host memory an idle session holds.
 
 The native baseline is an interpreter with numpy 2.4.6 and pandas 3.0.6 (--native; default:
-the data corpus's recording venv, tests/data_corpus/record.py makes it). Prints a table and
+the data corpus's recording venv, tests/runtime/data_corpus/record.py makes it). Prints a table and
 writes benchmarks/results/data_runtime.json.
 """
 

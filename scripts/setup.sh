@@ -18,7 +18,7 @@ fi
 .venv/bin/wasm-exec runtime install --dir "${SANDBOX_WASM_RUNTIME_DIR:-$here/runtime}" \
   --runtime python-data
 # The wheels an offline install of the package needs (its dependencies, and setuptools to
-# build it), kept outside the clone: tests/test_wheels.py installs the package and runtime
+# build it), kept outside the clone: tests/runtime/test_wheels.py installs the package and runtime
 # wheels into a fresh virtualenv with no network (pip --no-index --find-links). A failed
 # download (no registry) leaves the cache as it was; that test then says what is missing.
 wheels="${SANDBOX_WASM_WHEEL_CACHE:-$HOME/.cache/sandbox-wasm/wheels}"

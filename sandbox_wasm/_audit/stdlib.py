@@ -7,7 +7,7 @@ Balanced blocks little: the WebAssembly boundary and the limits are the guarante
 module is allowed when its worst is to fail at the call (no processes, threads or sockets
 exist in the guest) or to work on the guest's own in-memory tree (no host directory exists
 to reach). The blocked modules are also in the guest's table (`_guest.BALANCED_TABLES`,
-needed there to decide); `tests/test_stdlib.py` keeps this table and that one in step, and
+needed there to decide); `tests/runtime/test_stdlib.py` keeps this table and that one in step, and
 checks the table against the guest's `sys.stdlib_module_names`.
 """
 
@@ -115,5 +115,5 @@ def import_reason(module: str) -> str | None:
 
 
 #: The standard library of our CPython 3.13 guest: its `sys.stdlib_module_names`
-#: (tests/test_stdlib.py checks it against the guest). Images are built for this guest.
+#: (tests/runtime/test_stdlib.py checks it against the guest). Images are built for this guest.
 STDLIB_313 = frozenset(ALLOWED) | frozenset(BLOCKED)

@@ -9,7 +9,7 @@ one entry call. The functions below keep the public API's behaviour (the host fu
 a `wasmtime.Caller`; a trap raises `wasmtime.Trap`, a WASI exit `wasmtime.ExitTrap`, any
 other failure `wasmtime.WasmtimeError`). `FAST_CALLS` is False, and the public API is used,
 when wasmtime-py lacks the private names or $SANDBOX_WASM_PUBLIC_CALLS=1;
-`tests/test_wasm_calls.py` fails loudly if the private API changes shape.
+`tests/runtime/test_wasm_calls.py` fails loudly if the private API changes shape.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 
 import wasmtime
 
-try:  # private: checked by tests/test_wasm_calls.py
+try:  # private: checked by tests/runtime/test_wasm_calls.py
     from wasmtime import _ffi as ffi
     from wasmtime._func import maybe_raise_last_exn
 

@@ -55,6 +55,7 @@ def guest_json(draw: st.DrawFn) -> str:
     return text
 
 
+@pytest.mark.slow  # ~25 s
 @settings(max_examples=150, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(stdout=guest_json(), mode=st.sampled_from(MODES))
@@ -70,6 +71,7 @@ def test_every_result_serialises_whatever_the_guest_prints(
         assert result.result_json is None
 
 
+@pytest.mark.slow  # ~35-55 s
 @settings(max_examples=500, deadline=None)
 @given(stdout=guest_json())
 def test_result_json_is_kept_only_when_it_round_trips(stdout: str) -> None:

@@ -86,12 +86,6 @@ def test_the_cli_batch_never_echoes_an_id_that_is_not_strict_json(
 
 
 # -- the gateway's memory ---------------------------------------------------------------
-@pytest.fixture(scope="module")
-def sandbox() -> Iterator[sw.Sandbox]:
-    with sw.Sandbox(python_runtime="cpython313") as box:
-        yield box
-
-
 def test_the_body_budget_refuses_what_does_not_fit_before_reading_it() -> None:
     budget = ByteBudget(100)
     first = budget.reserve(60)
@@ -108,14 +102,14 @@ def test_settings_need_room_for_the_largest_body() -> None:
 
 
 def test_concurrent_large_bodies_past_the_budget_get_503_not_memory(
-    sandbox: sw.Sandbox,
+    gateway_sandbox: sw.Sandbox,
 ) -> None:
     # Budget: 3 x the largest body (~133 MiB with 32 MiB of files) + a little; the third
     # concurrent 40 MiB-ish body cannot fit and is refused before it is read.
     body = json.dumps({"code": "import time\ntime.sleep(1.5)\nprint(1)",
                        "files": {"f": base64.b64encode(b"z" * (30 * 2**20)).decode()}})
     server = LiveServer(GatewaySettings(workers=1, queue=4, rate_limit=0,
-                                        max_request_memory_mb=200), sandbox)
+                                        max_request_memory_mb=200), gateway_sandbox)
     try:
         answers: list[int] = []
 
@@ -137,8 +131,8 @@ def test_concurrent_large_bodies_past_the_budget_get_503_not_memory(
         server.stop()
 
 
-def test_a_full_pool_refuses_before_reading_the_body(sandbox: sw.Sandbox) -> None:
-    server = LiveServer(GatewaySettings(workers=1, queue=0, rate_limit=0), sandbox)
+def test_a_full_pool_refuses_before_reading_the_body(gateway_sandbox: sw.Sandbox) -> None:
+    server = LiveServer(GatewaySettings(workers=1, queue=0, rate_limit=0), gateway_sandbox)
     try:
         slow = threading.Thread(target=lambda: server.client.post(
             "/v1/tools/safe-exec", json={"code": "import time\ntime.sleep(2)"}))
@@ -160,8 +154,8 @@ def test_a_full_pool_refuses_before_reading_the_body(sandbox: sw.Sandbox) -> Non
         server.stop()
 
 
-def test_a_chunked_body_over_the_cap_is_413(sandbox: sw.Sandbox) -> None:
-    server = LiveServer(GatewaySettings(rate_limit=0), sandbox)
+def test_a_chunked_body_over_the_cap_is_413(gateway_sandbox: sw.Sandbox) -> None:
+    server = LiveServer(GatewaySettings(rate_limit=0), gateway_sandbox)
     try:
         def chunks() -> Iterator[bytes]:
             yield b'{"memory_mb": 64, "padding": "'
@@ -179,8 +173,8 @@ def test_a_chunked_body_over_the_cap_is_413(sandbox: sw.Sandbox) -> None:
         server.stop()
 
 
-def test_multipart_code_that_is_not_utf8_is_400(sandbox: sw.Sandbox) -> None:
-    server = LiveServer(GatewaySettings(rate_limit=0), sandbox)
+def test_multipart_code_that_is_not_utf8_is_400(gateway_sandbox: sw.Sandbox) -> None:
+    server = LiveServer(GatewaySettings(rate_limit=0), gateway_sandbox)
     try:
         response = server.client.post("/v1/tools/safe-exec",
                                       files={"code": (None, b"\xff\xfeprint('x')")})
@@ -213,9 +207,9 @@ async def _job_results_are_held_within_their_byte_budget() -> None:
     assert store.bytes_held <= store.max_bytes and result_bytes(job.result) < 2**20
 
 
-def test_async_jobs_with_large_output_stay_in_the_job_budget(sandbox: sw.Sandbox) -> None:
+def test_async_jobs_with_large_output_stay_in_the_job_budget(gateway_sandbox: sw.Sandbox) -> None:
     server = LiveServer(GatewaySettings(rate_limit=0, workers=1, queue=16,
-                                        max_job_store_mb=20), sandbox)
+                                        max_job_store_mb=20), gateway_sandbox)
     try:
         code = ("for i in range(4):\n"
                 "    open(f'/output/{i}', 'wb').write(b'x' * (2 * 2**20))\n")
@@ -240,14 +234,14 @@ def test_async_jobs_with_large_output_stay_in_the_job_budget(sandbox: sw.Sandbox
         server.stop()
 
 
-def test_a_sessions_reservation_counts_its_files(sandbox: sw.Sandbox) -> None:
+def test_a_sessions_reservation_counts_its_files(gateway_sandbox: sw.Sandbox) -> None:
     from sandbox_wasm.server.state.sessions import reservation_bytes
 
     limits = sw.Limits(memory_mb=64)
     assert reservation_bytes(limits, "close") == 64 * 2**20 + limits.max_input_bytes + \
         limits.max_written_bytes
     assert reservation_bytes(limits, "rollback") == 2 * reservation_bytes(limits, "close")
-    server = LiveServer(GatewaySettings(rate_limit=0, session_memory_mb=256), sandbox)
+    server = LiveServer(GatewaySettings(rate_limit=0, session_memory_mb=256), gateway_sandbox)
     try:
         # 128 MiB of memory + 64 MiB of files, twice with rollback: over 256 MiB.
         refused = server.client.post("/v1/sessions", json={"memory_mb": 128})
@@ -260,17 +254,19 @@ def test_a_sessions_reservation_counts_its_files(sandbox: sw.Sandbox) -> None:
 
 
 # -- ownership and restored limits --------------------------------------------------------
-def test_a_restored_session_is_held_to_the_receiving_servers_caps(sandbox: sw.Sandbox) -> None:
+def test_a_restored_session_is_held_to_the_receiving_servers_caps(
+    gateway_sandbox: sw.Sandbox,
+) -> None:
     key = "a-shared-session-key-0123456789"
     lenient = LiveServer(GatewaySettings(rate_limit=0, session_key=key,
-                                         max_timeout_ms=8_000), sandbox)
+                                         max_timeout_ms=8_000), gateway_sandbox)
     try:
         session = lenient.client.post("/v1/sessions", json={"timeout_ms": 8_000}).json()
         snapshot = lenient.client.get(f"/v1/sessions/{session['id']}/snapshot").content
     finally:
         lenient.stop()
     strict = LiveServer(GatewaySettings(rate_limit=0, session_key=key, max_timeout_ms=1_000),
-                        sandbox)
+                        gateway_sandbox)
     try:
         refused = strict.client.post("/v1/sessions/restore", content=snapshot,
                                      headers={"content-type": "application/octet-stream"})

@@ -33,6 +33,9 @@ from sandbox_wasm.image import (
     read_wheel,
 )
 
+#: Most of its tests build an image (~40-100 s for the slowest).
+pytestmark = pytest.mark.slow
+
 PY = {"demo/__init__.py": "X = 1\n"}
 
 

@@ -61,6 +61,7 @@ def test_the_stdlib_imports_without_any_directory(open_sandbox: sw.Sandbox) -> N
     assert result.stdout == '["decimal", "json", "re"]\nTrue\n'
 
 
+@pytest.mark.slow  # ~20-28 s
 def test_our_runtime_exports_only_memory_and_its_entry() -> None:
     runtime = _artifacts.python_runtime_file(variant="cpython313")
     module = wasmtime.Module(wasmtime.Engine(), runtime.path.read_bytes())

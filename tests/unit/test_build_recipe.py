@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-RECIPE = Path(__file__).resolve().parent.parent / "scripts" / "cpython_wasi"
+RECIPE = Path(__file__).resolve().parents[2] / "scripts" / "cpython_wasi"
 sys.path.insert(0, str(RECIPE))
 import build  # noqa: E402  (the recipe is a directory of scripts, not a package)
 
@@ -77,6 +77,7 @@ def user_dir() -> Iterator[Path]:
     shutil.rmtree(path, ignore_errors=True)
 
 
+@pytest.mark.slow  # ~16-36 s
 def test_the_toolchain_stage_needs_no_root(user_dir: Path) -> None:
     """A user without root builds the compiler stage and the SDK (whose smoke test compiles
     and links a C program for wasm32) from the pinned Debian packages, unpacked into its own

@@ -6,7 +6,7 @@ directory outside the clone.
 Nothing is mocked. The fresh install reuses the real build cache of our CPython
 (~/.cache/sandbox-wasm/cpython-wasi, which scripts/setup.sh fills before the tests), so no
 test rebuilds it; pip takes the dependencies from the wheel cache scripts/setup.sh fills
-(tests/test_wheels.py installs the prebuilt runtime wheel instead, as a user without root).
+(tests/runtime/test_wheels.py installs the prebuilt runtime wheel instead, as a user without root).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from sandbox_wasm._runtimes.install import build_cache
 from sandbox_wasm._runtimes.wheel import RUNTIME_WHEELS, pack_wheel
 from sandbox_wasm.cli import main
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 RECIPE = ["build.sh", "build.py", "sandbox_entry.c", "stdlib_finder.py", "make_stdlib_blob.py",
           "install.py"]
 
@@ -70,6 +70,7 @@ def _user_env(home: Path) -> dict[str, str]:
     return env
 
 
+@pytest.mark.slow  # ~115 s
 def test_wheel_in_a_fresh_venv_installs_its_runtimes_and_runs(tmp_path: Path) -> None:
     source = _tracked_copy(tmp_path / "src")
     pip_env = {k: v for k, v in os.environ.items()

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 PACKAGE = REPO / "sandbox_wasm"
 FRONT_ENDS = ("sandbox_wasm.cli", "sandbox_wasm.server", "sandbox_wasm.batch",
               "sandbox_wasm.compat")

@@ -232,7 +232,7 @@ def test_a_tree_survives_freezing_and_thawing() -> None:
 
 
 def test_the_csv_report_example_runs() -> None:
-    example = Path(__file__).resolve().parents[1] / "examples" / "csv_report.py"
+    example = Path(__file__).resolve().parents[2] / "examples" / "csv_report.py"
     done = subprocess.run([sys.executable, str(example)], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr

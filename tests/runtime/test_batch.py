@@ -22,7 +22,7 @@ import sandbox_wasm as sw
 from sandbox_wasm.batch import LocalPool, connect_ray, prepare, shutdown_ray
 from sandbox_wasm.batch._worker import worker_setup
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "examples" / "batch" / "sample.jsonl"
 
 # One of each outcome, in an order where slow items precede fast ones (order must hold).

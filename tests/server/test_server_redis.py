@@ -8,8 +8,6 @@ subprocess where a replica must die) serve real executions in the sandbox.
 from __future__ import annotations
 
 import json
-import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -20,6 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 import redis
+from live_redis import RedisServer, free_port
 from live_server import LiveServer, error_of
 
 import sandbox_wasm as sw
@@ -33,58 +32,6 @@ SAFE_EXEC_ASYNC = "/v1/tools/safe-exec/async"
 #: Short enough to watch jobs expire and leases lapse within the test run.
 JOB_TTL_SECONDS = 2.0
 LEASE_SECONDS = 1.0
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class RedisServer:
-    """`redis-server` on 127.0.0.1 without persistence, its files in `directory`."""
-
-    def __init__(self, directory: Path, port: int | None = None) -> None:
-        executable = shutil.which("redis-server")
-        if executable is None:
-            pytest.fail(
-                "redis-server is not on PATH: these tests need a real Redis "
-                "(Debian package redis-server; scripts/setup.sh installs it)", pytrace=False,
-            )
-        self.executable = executable
-        self.directory = directory
-        self.port = port or free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.start()
-        self.client = redis.Redis(port=self.port, decode_responses=True)
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [self.executable, "--port", str(self.port), "--bind", "127.0.0.1",
-             "--save", "", "--appendonly", "no", "--dir", str(self.directory)],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        )
-        probe = redis.Redis(port=self.port, socket_connect_timeout=1)
-        deadline = time.monotonic() + 10
-        try:
-            while True:
-                try:
-                    probe.ping()
-                    return
-                except redis.ConnectionError:
-                    if self.process.poll() is not None or time.monotonic() > deadline:
-                        self.stop()
-                        output = self.process.stdout.read().decode(errors="replace")
-                        pytest.fail(f"redis-server did not start:\n{output}", pytrace=False)
-                    time.sleep(0.02)
-        finally:
-            probe.close()
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-        self.process.stdout.close()
 
 
 def replica(sandbox: sw.Sandbox, redis_url: str, **settings: object) -> LiveServer:
@@ -127,30 +74,13 @@ def submit(client: httpx.Client, code: str, timeout_ms: int = 5000) -> str:
 
 
 @pytest.fixture(scope="module")
-def sandbox() -> sw.Sandbox:
-    box = sw.Sandbox()
-    box.warm_up()
-    return box
-
-
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
-    server = RedisServer(tmp_path_factory.mktemp("redis"))
-    try:
-        yield server
-    finally:
-        server.client.close()
-        server.stop()
-
-
-@pytest.fixture(scope="module")
 def replicas(
-    sandbox: sw.Sandbox, redis_server: RedisServer
+    gateway_sandbox: sw.Sandbox, redis_server: RedisServer
 ) -> Iterator[tuple[LiveServer, LiveServer]]:
     """Two gateways sharing one Redis, one worker each."""
-    a = replica(sandbox, redis_server.url)
+    a = replica(gateway_sandbox, redis_server.url)
     try:
-        b = replica(sandbox, redis_server.url)
+        b = replica(gateway_sandbox, redis_server.url)
         try:
             yield a, b
         finally:
@@ -281,10 +211,10 @@ def test_job_of_a_killed_replica_is_reported_lost_after_the_lease(
 
 
 def test_replica_shutting_down_reports_its_jobs_lost_at_once(
-    sandbox: sw.Sandbox, replicas: tuple[LiveServer, LiveServer], redis_server: RedisServer
+    gateway_sandbox: sw.Sandbox, replicas: tuple[LiveServer, LiveServer], redis_server: RedisServer
 ) -> None:
     _, reader = replicas
-    leaving = replica(sandbox, redis_server.url)
+    leaving = replica(gateway_sandbox, redis_server.url)
     pool = leaving.app.state.gateway.pool
     try:
         # Long enough to be still running while the replica stops, whatever the load.
@@ -308,10 +238,10 @@ def test_replica_shutting_down_reports_its_jobs_lost_at_once(
 
 # -- Redis going away -----------------------------------------------------------------------
 def test_redis_outage_is_503_with_retry_after_and_recovers(
-    sandbox: sw.Sandbox, tmp_path: Path
+    gateway_sandbox: sw.Sandbox, tmp_path: Path
 ) -> None:
     flaky = RedisServer(tmp_path)
-    server = replica(sandbox, flaky.url)
+    server = replica(gateway_sandbox, flaky.url)
     try:
         client = server.client
         assert {k: client.get("/healthz").json()[k] for k in ("status", "redis")} == {
@@ -368,9 +298,9 @@ class Interloper:
 
 @pytest.mark.anyio
 async def test_state_changes_are_check_and_set(
-    sandbox: sw.Sandbox, redis_server: RedisServer
+    gateway_sandbox: sw.Sandbox, redis_server: RedisServer
 ) -> None:
-    result = sandbox.execute("print(1)")
+    result = gateway_sandbox.execute("print(1)")
     interloper = Interloper(redis_server.client)
     store = RedisJobStore(
         redis_server.url, ttl_seconds=60, lease_seconds=30,
@@ -408,15 +338,15 @@ async def test_state_changes_are_check_and_set(
 
 
 # -- configuration ------------------------------------------------------------------------
-def test_in_process_store_stays_the_default(sandbox: sw.Sandbox) -> None:
+def test_in_process_store_stays_the_default(gateway_sandbox: sw.Sandbox) -> None:
     assert GatewaySettings().redis_url is None
-    default = create_app(GatewaySettings(), sandbox=sandbox).state.gateway.jobs
+    default = create_app(GatewaySettings(), sandbox=gateway_sandbox).state.gateway.jobs
     assert isinstance(default, InMemoryJobStore)
     settings = settings_from_env({
         "SANDBOX_WASM_REDIS_URL": "redis://127.0.0.1:1/0",
         "SANDBOX_WASM_JOB_LEASE_SECONDS": "5",
     })
-    shared = create_app(settings, sandbox=sandbox).state.gateway.jobs
+    shared = create_app(settings, sandbox=gateway_sandbox).state.gateway.jobs
     assert isinstance(shared, RedisJobStore)
     assert (shared.lease_seconds, shared.ttl_seconds) == (5.0, 600.0)
 
@@ -474,7 +404,7 @@ def test_a_session_on_another_replica_is_421_naming_it(
 
 
 def test_snapshots_move_between_replicas_that_share_the_session_key(
-    sandbox: sw.Sandbox, replicas: tuple[LiveServer, LiveServer], redis_server: RedisServer
+    gateway_sandbox: sw.Sandbox, replicas: tuple[LiveServer, LiveServer], redis_server: RedisServer
 ) -> None:
     a, b = replicas
     session_id = a.client.post(SESSIONS, json={}).json()["id"]
@@ -487,9 +417,9 @@ def test_snapshots_move_between_replicas_that_share_the_session_key(
     a.client.delete(f"{SESSIONS}/{session_id}")
 
     key = uuid.uuid4().hex
-    first = replica(sandbox, redis_server.url, session_key=key)
+    first = replica(gateway_sandbox, redis_server.url, session_key=key)
     try:
-        second = replica(sandbox, redis_server.url, session_key=key)
+        second = replica(gateway_sandbox, redis_server.url, session_key=key)
         try:
             session_id = first.client.post(SESSIONS, json={}).json()["id"]
             first.client.post(f"{SESSIONS}/{session_id}/execute", json={"code": "moved = 7"})
@@ -513,9 +443,9 @@ def test_snapshots_move_between_replicas_that_share_the_session_key(
         first.stop()
 
 
-def test_a_session_lookup_without_redis_is_503(sandbox: sw.Sandbox, tmp_path: Path) -> None:
+def test_a_session_lookup_without_redis_is_503(gateway_sandbox: sw.Sandbox, tmp_path: Path) -> None:
     flaky = RedisServer(tmp_path)
-    server = replica(sandbox, flaky.url)
+    server = replica(gateway_sandbox, flaky.url)
     try:
         session_id = server.client.post(SESSIONS, json={}).json()["id"]
         flaky.client.close()
@@ -543,13 +473,14 @@ def _keyed(name: str) -> tuple[str, dict[str, str]]:
 
 
 def test_two_replicas_on_one_redis_share_one_rate_limit(
-    sandbox: sw.Sandbox, redis_server: RedisServer
+    gateway_sandbox: sw.Sandbox, redis_server: RedisServer
 ) -> None:
     (alice, as_alice), (bob, as_bob) = _keyed("alice"), _keyed("bob")
     limit = 4
-    a = replica(sandbox, redis_server.url, rate_limit=limit, api_key_hashes=(alice, bob))
+    a = replica(gateway_sandbox, redis_server.url, rate_limit=limit, api_key_hashes=(alice, bob))
     try:
-        b = replica(sandbox, redis_server.url, rate_limit=limit, api_key_hashes=(alice, bob))
+        b = replica(gateway_sandbox, redis_server.url, rate_limit=limit,
+                    api_key_hashes=(alice, bob))
         try:
             statuses: dict[str, list[int]] = {"a": [], "b": []}
             for i in range(3 * limit):
@@ -572,12 +503,12 @@ def test_two_replicas_on_one_redis_share_one_rate_limit(
 
 
 def test_another_keys_job_and_session_are_404_on_every_replica(
-    sandbox: sw.Sandbox, redis_server: RedisServer
+    gateway_sandbox: sw.Sandbox, redis_server: RedisServer
 ) -> None:
     (alice, as_alice), (bob, as_bob) = _keyed("alice"), _keyed("bob")
-    a = replica(sandbox, redis_server.url, api_key_hashes=(alice, bob))
+    a = replica(gateway_sandbox, redis_server.url, api_key_hashes=(alice, bob))
     try:
-        b = replica(sandbox, redis_server.url, api_key_hashes=(alice, bob))
+        b = replica(gateway_sandbox, redis_server.url, api_key_hashes=(alice, bob))
         try:
             accepted = a.client.post(SAFE_EXEC_ASYNC, json={"code": "print('mine')"},
                                      headers=as_alice)

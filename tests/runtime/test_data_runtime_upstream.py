@@ -4,7 +4,7 @@ A chosen subset of the test modules of the pinned numpy 2.4.6 and pandas 3.0.6 s
 with pytest inside the `python-data` runtime: modules that exercise what model code uses
 (array functions, linear algebra, FFT, random streams, datetimes, file formats, groupby,
 merge, pivot, CSV/JSON, windows, time zones), under upstream's own configuration (numpy's
-pytest.ini, pandas' pyproject.toml: warnings are errors). tests/data_upstream.py has the
+pytest.ini, pandas' pyproject.toml: warnings are errors). tests/runtime/data_upstream.py has the
 mechanics: the pinned inputs, the guest's /input, and the driver that runs pytest through
 the calls of one sandbox session per suite (a call's deadline is 30 s at most).
 
@@ -32,6 +32,9 @@ import data_upstream as upstream
 import pytest
 
 import sandbox_wasm as sw
+
+#: Each suite takes minutes in the sandbox.
+pytestmark = pytest.mark.slow
 
 RUNTIME = "python-data"
 

@@ -1,4 +1,4 @@
-"""The benign corpus (tests/audit_corpus.py): scripts of the kind models write must be safe
+"""The benign corpus (tests/runtime/audit_corpus.py): scripts of the kind models write must be safe
 under the default (balanced) policy and give the right output; under strict, each refusal
 must be one its lists require, with the reason. Next to the attack suite, which must stay
 contained under every policy."""

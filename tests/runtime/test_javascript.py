@@ -11,7 +11,7 @@ import pytest
 
 import sandbox_wasm as sw
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

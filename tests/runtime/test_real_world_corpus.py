@@ -1,6 +1,6 @@
 """The real-world corpus: model-style scripts with their own tests, run in the sandbox.
 
-Every script in ``tests/real_world_corpus/`` is what an LLM writes when asked for a small
+Every script in ``tests/runtime/real_world_corpus/`` is what an LLM writes when asked for a small
 program *and its tests* (unittest or doctest) using files in the working directory,
 ``os.path``, ``tempfile``, ``shutil``, ``glob``, ``pathlib``, ``sqlite3``, CSV and JSON
 round trips, ``datetime``, dataclasses, logging, argparse and dynamic ``getattr``. Each was

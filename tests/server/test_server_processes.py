@@ -12,13 +12,12 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
 import pytest
-from test_server_redis import RedisServer, free_port
+from live_redis import RedisServer, free_port
 
 from sandbox_wasm._runtimes.system import usable_cpus
 from sandbox_wasm.server import GatewaySettings
@@ -26,16 +25,6 @@ from sandbox_wasm.server.ops.auth import hash_key
 from sandbox_wasm.server.ops.processes import settings_json
 
 SAFE_EXEC = "/v1/tools/safe-exec"
-
-
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
-    server = RedisServer(tmp_path_factory.mktemp("redis"))
-    try:
-        yield server
-    finally:
-        server.client.close()
-        server.stop()
 
 
 def children(pid: int) -> set[int]:

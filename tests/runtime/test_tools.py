@@ -310,7 +310,7 @@ def test_a_parameter_name_the_stub_cannot_use_is_refused() -> None:
 
 
 def test_the_code_mode_example_runs() -> None:
-    example = Path(__file__).resolve().parents[1] / "examples" / "code_mode.py"
+    example = Path(__file__).resolve().parents[2] / "examples" / "code_mode.py"
     done = subprocess.run([sys.executable, str(example)], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr

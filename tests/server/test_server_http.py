@@ -30,30 +30,21 @@ TOOL = "/v1/tools/execute_python_sandbox"
 
 
 @pytest.fixture(scope="module")
-def sandbox() -> sw.Sandbox:
-    """The sandbox `wasm-exec serve` builds: default runtime, policy and limits. The
-    runtime variants are the library tests' concern; the gateway is tested on one."""
-    box = sw.Sandbox()
-    box.warm_up()
-    return box
-
-
-@pytest.fixture(scope="module")
-def server(sandbox: sw.Sandbox) -> Iterator[LiveServer]:
+def server(gateway_sandbox: sw.Sandbox) -> Iterator[LiveServer]:
     """Two workers, a small queue, a rate limit no test reaches."""
-    yield from serve(sandbox, workers=2, queue=4, rate_limit=10_000)
+    yield from serve(gateway_sandbox, workers=2, queue=4, rate_limit=10_000)
 
 
 @pytest.fixture(scope="module")
-def tight_server(sandbox: sw.Sandbox) -> Iterator[LiveServer]:
+def tight_server(gateway_sandbox: sw.Sandbox) -> Iterator[LiveServer]:
     """One worker, no queue, one finished job kept."""
-    yield from serve(sandbox, workers=1, queue=0, rate_limit=10_000, max_jobs=1)
+    yield from serve(gateway_sandbox, workers=1, queue=0, rate_limit=10_000, max_jobs=1)
 
 
 @pytest.fixture(scope="module")
-def limited_server(sandbox: sw.Sandbox) -> Iterator[LiveServer]:
+def limited_server(gateway_sandbox: sw.Sandbox) -> Iterator[LiveServer]:
     """Three requests a minute per client."""
-    yield from serve(sandbox, workers=1, queue=4, rate_limit=3)
+    yield from serve(gateway_sandbox, workers=1, queue=4, rate_limit=3)
 
 
 def in_background(fn: Callable[[], httpx.Response]) -> Future[httpx.Response]:
@@ -253,7 +244,7 @@ def test_source_over_the_limit_is_413(server: LiveServer) -> None:
 
 
 def test_body_over_the_limit_is_413_before_parsing(server: LiveServer) -> None:
-    # safe-exec takes input files, so its cap is the larger one (tests/test_server_files.py).
+    # safe-exec takes input files, so its cap is the larger one (tests/server/test_server_files.py).
     body = b'{"code": "' + b"1" * (server.settings.max_files_body_bytes + 1) + b'"}'
     response = server.client.post(
         SAFE_EXEC, content=body, headers={"content-type": "application/json"}
@@ -362,10 +353,10 @@ def test_finished_jobs_beyond_max_jobs_are_evicted(tight_server: LiveServer) -> 
 
 
 @pytest.mark.anyio
-async def test_job_store_evicts_by_age_and_count(sandbox: sw.Sandbox) -> None:
+async def test_job_store_evicts_by_age_and_count(gateway_sandbox: sw.Sandbox) -> None:
     now = [1_000.0]
     store = InMemoryJobStore(ttl_seconds=60, max_finished=2, clock=lambda: now[0])
-    result = sandbox.execute("print(1)")
+    result = gateway_sandbox.execute("print(1)")
     for job_id in ("a", "b", "c"):
         await store.create(job_id)
     await store.mark_running("a")

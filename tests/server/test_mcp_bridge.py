@@ -1,4 +1,4 @@
-"""The MCP bridge against real MCP servers (tests/mcp_catalog_server.py on the official SDK,
+"""The MCP bridge against real MCP servers (tests/server/mcp_catalog_server.py on the official SDK,
 over stdio and over streamable HTTP) and the real sandbox: bridged tools called from the
 guest's loops, their failures as guest exceptions, schemas as signatures, name clashes,
 time-outs, lost servers and clean shutdown; `wasm-exec mcp --bridge` driven by a real MCP

@@ -39,23 +39,16 @@ def bearer(name: str) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def sandbox() -> sw.Sandbox:
-    box = sw.Sandbox()
-    box.warm_up()
-    return box
-
-
-@pytest.fixture(scope="module")
-def server(sandbox: sw.Sandbox) -> Iterator[LiveServer]:
+def server(gateway_sandbox: sw.Sandbox) -> Iterator[LiveServer]:
     """Four keys (two with scopes of their own); /healthz and /metrics protected."""
-    yield from serve(sandbox, workers=2, queue=4, rate_limit=10_000,
+    yield from serve(gateway_sandbox, workers=2, queue=4, rate_limit=10_000,
                       api_key_hashes=HASHES, public_health=False)
 
 
 @pytest.fixture(scope="module")
-def capped(sandbox: sw.Sandbox) -> Iterator[LiveServer]:
+def capped(gateway_sandbox: sw.Sandbox) -> Iterator[LiveServer]:
     """No keys; timeouts capped at 2 s."""
-    yield from serve(sandbox, workers=1, queue=4, rate_limit=10_000, max_timeout_ms=2_000)
+    yield from serve(gateway_sandbox, workers=1, queue=4, rate_limit=10_000, max_timeout_ms=2_000)
 
 
 # -- 401 and 403 ---------------------------------------------------------------------------
@@ -127,8 +120,8 @@ def test_without_keys_the_documentation_names_no_scheme(capped: LiveServer) -> N
     assert "401" not in schema["paths"][SAFE_EXEC]["post"]["responses"]
 
 
-def test_health_is_public_by_default(sandbox: sw.Sandbox) -> None:
-    for live in serve(sandbox, workers=1, queue=1, api_key_hashes=HASHES[:1]):
+def test_health_is_public_by_default(gateway_sandbox: sw.Sandbox) -> None:
+    for live in serve(gateway_sandbox, workers=1, queue=1, api_key_hashes=HASHES[:1]):
         assert live.client.get("/healthz").status_code == 200
         assert live.client.get("/metrics").status_code == 200
         assert live.client.post(SAFE_EXEC, json={"code": "1"}).status_code == 401
@@ -182,8 +175,8 @@ def test_another_keys_session_is_404(server: LiveServer) -> None:
     assert server.client.delete(path, headers=bearer("alice")).status_code == 204
 
 
-def test_each_key_has_its_own_rate_limit(sandbox: sw.Sandbox) -> None:
-    for live in serve(sandbox, workers=1, queue=4, rate_limit=2, api_key_hashes=HASHES[:2]):
+def test_each_key_has_its_own_rate_limit(gateway_sandbox: sw.Sandbox) -> None:
+    for live in serve(gateway_sandbox, workers=1, queue=4, rate_limit=2, api_key_hashes=HASHES[:2]):
         for _ in range(2):
             assert live.client.post(SAFE_EXEC, json={"code": "1"},
                                     headers=bearer("alice")).status_code == 200

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import sandbox_wasm as sw
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def _documented_names() -> set[str]:

@@ -5,7 +5,7 @@ inputs, the guest's /input, and the driver that runs pytest in a sandbox session
   pinned by version and SHA-256 (TEST_WHEELS), downloaded once with pip into
   ~/.cache/sandbox-wasm/test-wheels; the test files come from the pinned sdists the runtime is
   built from (SDISTS: the build cache's copies, else the PyPI simple index, hash-checked).
-  `python tests/data_upstream.py` fetches them ahead (and, with the runtime installed,
+  `python tests/runtime/data_upstream.py` fetches them ahead (and, with the runtime installed,
   compiles the bytecode below), so that later runs need no network.
 - The wheels reach the guest as one file, /input/site.zip (an input holds at most 1,000
   files), on sys.path through zipimport. Their modules, the conftests and the selected test

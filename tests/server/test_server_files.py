@@ -53,21 +53,14 @@ def decoded(files: dict[str, str]) -> dict[str, bytes]:
 
 
 @pytest.fixture(scope="module")
-def sandbox() -> sw.Sandbox:
-    box = sw.Sandbox()
-    box.warm_up()
-    return box
+def server(gateway_sandbox: sw.Sandbox) -> Iterator[LiveServer]:
+    yield from serve(gateway_sandbox, workers=2, queue=4, rate_limit=10_000)
 
 
 @pytest.fixture(scope="module")
-def server(sandbox: sw.Sandbox) -> Iterator[LiveServer]:
-    yield from serve(sandbox, workers=2, queue=4, rate_limit=10_000)
-
-
-@pytest.fixture(scope="module")
-def small_server(sandbox: sw.Sandbox) -> Iterator[LiveServer]:
+def small_server(gateway_sandbox: sw.Sandbox) -> Iterator[LiveServer]:
     """Input files of at most 4,000 bytes a request."""
-    yield from serve(sandbox, workers=1, queue=4, rate_limit=10_000, max_input_bytes=4_000)
+    yield from serve(gateway_sandbox, workers=1, queue=4, rate_limit=10_000, max_input_bytes=4_000)
 
 
 # -- round trips -----------------------------------------------------------------------------

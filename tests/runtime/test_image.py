@@ -25,7 +25,10 @@ from sandbox_wasm.image import (
     verify_image,
 )
 
-REPO = Path(__file__).resolve().parents[1]
+#: Its module fixtures build images (~60 s each on 2 cores).
+pytestmark = pytest.mark.slow
+
+REPO = Path(__file__).resolve().parents[2]
 TABLE_CODE = (
     "from tabulate import tabulate\n"
     "print(tabulate([['a', 1], ['bb', 22]], headers=['name', 'n'], tablefmt='github'), end='')\n"

@@ -1,5 +1,5 @@
 """numpy 2.4.6's root conftest (numpy/conftest.py) as the sandbox runs it: shipped to the guest
-as /input/numpy/conftest.py by tests/data_upstream.py, never imported on the host.
+as /input/numpy/conftest.py by tests/runtime/data_upstream.py, never imported on the host.
 
 Left out of upstream's, and why:
 - the FPU-mode check (`pytest_itemcollected`, the autouse `check_fpu_mode` fixture): it reads

@@ -37,29 +37,21 @@ def _serve(sandbox: sw.Sandbox, **settings: object) -> Iterator[LiveServer]:
 
 
 @pytest.fixture(scope="module")
-def sandbox() -> sw.Sandbox:
-    """The sandbox `wasm-exec serve` builds (our CPython 3.13: sessions need it)."""
-    box = sw.Sandbox()
-    box.warm_up()
-    return box
+def server(gateway_sandbox: sw.Sandbox) -> Iterator[LiveServer]:
+    yield from _serve(gateway_sandbox, workers=2, queue=4)
 
 
 @pytest.fixture(scope="module")
-def server(sandbox: sw.Sandbox) -> Iterator[LiveServer]:
-    yield from _serve(sandbox, workers=2, queue=4)
-
-
-@pytest.fixture(scope="module")
-def capped_server(sandbox: sw.Sandbox) -> Iterator[LiveServer]:
+def capped_server(gateway_sandbox: sw.Sandbox) -> Iterator[LiveServer]:
     """Two sessions at most, 384 MiB for all of them, small snapshots only."""
-    yield from _serve(sandbox, workers=2, queue=4, max_sessions=2, session_memory_mb=384,
+    yield from _serve(gateway_sandbox, workers=2, queue=4, max_sessions=2, session_memory_mb=384,
                       max_snapshot_bytes=64 * 1024)
 
 
 @pytest.fixture(scope="module")
-def short_lived_server(sandbox: sw.Sandbox) -> Iterator[LiveServer]:
+def short_lived_server(gateway_sandbox: sw.Sandbox) -> Iterator[LiveServer]:
     """Sessions closed after one second without a call."""
-    yield from _serve(sandbox, workers=2, queue=4, session_idle_seconds=1.0)
+    yield from _serve(gateway_sandbox, workers=2, queue=4, session_idle_seconds=1.0)
 
 
 def open_session(server: LiveServer, **body: object) -> dict:
@@ -323,11 +315,11 @@ def _flip(data: bytes, at: int) -> bytes:
     ],
 )
 def test_snapshots_it_did_not_sign_are_refused(
-    server: LiveServer, sandbox: sw.Sandbox, signed_snapshot: bytes, make: object,
+    server: LiveServer, gateway_sandbox: sw.Sandbox, signed_snapshot: bytes, make: object,
     message: str,
 ) -> None:
     before = server.client.get("/healthz").json()["sessions"]
-    response = server.client.post(RESTORE, content=make(signed_snapshot, sandbox))  # type: ignore[operator]
+    response = server.client.post(RESTORE, content=make(signed_snapshot, gateway_sandbox))  # type: ignore[operator]
     assert response.status_code == 400
     error = error_of(response)
     assert (error["code"], error["field"]) == ("invalid_snapshot", "snapshot")

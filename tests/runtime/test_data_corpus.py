@@ -1,6 +1,6 @@
 """The data corpus: model-style data-analysis scripts run on the data runtime.
 
-Every script in ``tests/data_corpus/`` is what an LLM writes when asked for a small data
+Every script in ``tests/runtime/data_corpus/`` is what an LLM writes when asked for a small data
 analysis: pandas groupby/agg, merge and join, pivot tables, melt and crosstab, rolling,
 expanding and ewm windows, resampling on a DatetimeIndex, time zones, ``.str`` methods,
 categoricals, missing data, CSV and JSON in and out, and numpy linear algebra, seeded random

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CHECKS = {
     "runtime", "hello", "latency", "deadline-busy-loop", "deadline-sleep", "fuel",
     "fuel-per-second", "memory-cap", "stdout-cap", "stderr-cap", "no-preopens",
