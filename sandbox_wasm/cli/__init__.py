@@ -48,9 +48,20 @@ def _subcommand(name: str) -> ModuleType:
         ) from None
 
 
+def version_line() -> str:
+    """`wasm-exec --version`: the package's version and the wasmtime that runs the guests."""
+    from .._runtimes.artifacts import wasmtime_version
+    from .._version import __version__
+
+    return f"wasm-exec (sandbox-wasm) {__version__}, wasmtime {wasmtime_version()}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `wasm-exec`; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] in (["--version"], ["-V"]):
+        print(version_line())
+        return 0
     name = argv[0] if argv and argv[0] in SUBCOMMANDS else "run"
     rest = argv[1:] if argv and argv[0] in SUBCOMMANDS else argv
     try:

@@ -268,13 +268,17 @@ def write_result(result: ExecutionResult, prefix: str) -> None:
         sys.stderr.write(f"{lead}stdout truncated at {result.limits.max_stdout_bytes} bytes\n")
     if result.stderr_truncated:
         sys.stderr.write(f"{lead}stderr truncated at {result.limits.max_stderr_bytes} bytes\n")
+    findings = result.audit.flagged_calls
     if result.status not in ("succeeded", "failed") and result.error is not None:
         sys.stderr.write(f"{lead}{result.status}: {result.error.message}\n")
-        for finding in result.audit.flagged_calls:
-            sys.stderr.write(
-                f"  line {finding.line}:{finding.col} {finding.kind} {finding.name}: "
-                f"{finding.reason}\n"
-            )
+    elif findings:  # the code ran although flagged: a report-only policy lists, not refuses
+        sys.stderr.write(f"{lead}audit ({result.audit.policy}): {len(findings)} finding"
+                         f"{'s' if len(findings) != 1 else ''}; the code ran\n")
+    for finding in findings:
+        sys.stderr.write(
+            f"  line {finding.line}:{finding.col} {finding.kind} {finding.name}: "
+            f"{finding.reason}\n"
+        )
     sys.stderr.flush()
 
 

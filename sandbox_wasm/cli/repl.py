@@ -97,7 +97,7 @@ def _parser() -> argparse.ArgumentParser:
         "is audited and runs under the deadline in one session, whose state lives on. The "
         "limit flags apply to each input; the memory cap to the whole session.",
         epilog="Without a terminal on stdin, its lines are run as REPL input (no prompts). "
-        "Exit status: 0 at EOF or %%quit, the call's status when a trap closes the session "
+        "Exit status: 0 at EOF or %quit, the call's status when a trap closes the session "
         "(--on-trap close), 2 usage error, 70 runtime error.",
     )
     parser.add_argument("--load", metavar="SNAPSHOT",

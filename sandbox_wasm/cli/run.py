@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import io
+import os
+import stat
 import sys
 from collections.abc import Sequence
+from typing import IO
 
+from .._errors import SourceTooLargeError
 from .._models import ExecutionResult
 from .._request import LANGUAGES
 from .._sandbox import Sandbox
@@ -31,13 +36,17 @@ def _parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog=PROG,
         description="Audit and run untrusted Python in a fresh WebAssembly sandbox.",
-        epilog="Subcommands: 'wasm-exec audit FILE' audits without running; 'serve' (HTTP), "
-        "'mcp' (MCP server), 'doctor' (self-test), 'batch' (JSONL batches), 'repl' (an "
-        "interactive session), 'image' (bake wheels into a runtime). "
+        epilog="Subcommands: 'wasm-exec runtime install' installs the runtimes (the first "
+        "step after pip install; 'runtime status' checks them); 'audit FILE' audits without "
+        "running; 'repl' (an interactive session), 'batch' (JSONL batches), 'serve' (HTTP), "
+        "'mcp' (MCP server), 'doctor' (self-test), 'image' (bake wheels into a runtime); "
+        "'wasm-exec SUBCOMMAND --help' for each. "
         "Exit status: the code's own status (0 ok, 1 error/blocked/syntax, 124 timeout or "
         "fuel, 137 memory), 2 usage error, 70 internal or runtime error.",
     )
     parser.add_argument("script", nargs="?", help="Python file to run, or - for stdin")
+    parser.add_argument("-V", "--version", action="store_true",
+                        help="print the version and exit")
     parser.add_argument("-c", dest="code", metavar="CODE", help="run CODE instead of a file")
     parser.add_argument("--json", action="store_true", help="print the whole result as JSON")
     parser.add_argument(
@@ -55,6 +64,15 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _size(handle: IO[bytes]) -> int | None:
+    """The size of the file behind `handle`, if it is a regular file."""
+    try:
+        status = os.fstat(handle.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return None
+    return status.st_size if stat.S_ISREG(status.st_mode) else None
+
+
 def read_source(script: str | None, code: str | None, max_bytes: int) -> bytes:
     """The source a user gave: -c CODE, a file, or stdin ("-"); at most `max_bytes` + 1
     bytes are read, so an oversized file is refused without reading it all."""
@@ -66,7 +84,13 @@ def read_source(script: str | None, code: str | None, max_bytes: int) -> bytes:
         raise UsageError("no script given (use a file, - for stdin, or -c CODE)")
     handle = open_input(script)
     try:
-        return handle.read(max_bytes + 1)
+        source = handle.read(max_bytes + 1)
+        if len(source) > max_bytes:  # say how large it is, not how much was read
+            size = _size(handle)
+            raise SourceTooLargeError(
+                f"source is {'over ' + str(max_bytes) if size is None else size} bytes, over "
+                f"the limit of {max_bytes} bytes (--max-source-bytes)")
+        return source
     finally:
         if handle is not sys.stdin.buffer:
             handle.close()
@@ -95,6 +119,11 @@ def main(argv: Sequence[str]) -> int:
     """`wasm-exec [run]`; returns the code's exit status (errors propagate to the
     dispatcher, which maps them)."""
     args = _parser().parse_args(list(argv))
+    if args.version:
+        from . import version_line
+
+        print(version_line())
+        return 0
     limits = limits_from_args(args)
     source = read_source(args.script, args.code, limits.max_source_bytes)
     files = read_input_files(args.files, limits.max_input_bytes)

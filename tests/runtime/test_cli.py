@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+import sandbox_wasm as sw
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 
@@ -67,6 +69,34 @@ def test_limit_flags() -> None:
 def test_report_only_runs_flagged_code_in_the_sandbox() -> None:
     done = wasm_exec("--report-only", "-c", "import os\nprint(os.listdir('/etc'))")
     assert done.returncode == 1 and "FileNotFoundError" in done.stderr
+
+
+def test_report_only_lists_its_findings_without_json() -> None:
+    done = wasm_exec("--policy", "report", "-c", "import gc\nprint('ran')")
+    assert done.stdout == "ran\n"
+    assert "audit (report-only): " in done.stderr and "the code ran" in done.stderr
+    assert "import gc" in done.stderr
+
+
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version(flag: str) -> None:
+    done = wasm_exec(flag)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"wasm-exec (sandbox-wasm) {sw.__version__}, wasmtime ")
+
+
+def test_help_names_the_runtime_subcommand_and_the_repl_its_quit() -> None:
+    assert "'wasm-exec runtime install'" in wasm_exec("--help").stdout
+    repl_help = wasm_exec("repl", "--help").stdout
+    assert "%quit" in repl_help and "%%quit" not in repl_help
+
+
+def test_an_oversized_file_is_reported_by_its_size(tmp_path: Path) -> None:
+    script = tmp_path / "big.py"
+    script.write_text("x = 1\n" * 20_000)
+    done = wasm_exec(str(script))
+    assert done.returncode == 2
+    assert "source is 120000 bytes, over the limit of 32768 bytes" in done.stderr
 
 
 def test_audit_subcommand(tmp_path: Path) -> None:

@@ -75,6 +75,15 @@ def test_safe_exec_returns_the_full_result(server: LiveServer) -> None:
     assert len(result.execution_id) == 32
 
 
+def test_safe_exec_names_memory_as_everywhere_and_takes_its_former_name(
+        server: LiveServer) -> None:
+    for name in ("memory_mb", "max_memory_mb"):
+        response = server.client.post(SAFE_EXEC, json={"code": "print(1)",
+                                                       "limits": {name: 96}})
+        assert response.status_code == 200, response.text
+        assert response.json()["limits"]["memory_mb"] == 96
+
+
 @pytest.mark.parametrize(
     ("code", "status", "exit_code", "error_type"),
     [
@@ -193,8 +202,10 @@ def test_unparsable_bodies_are_400_with_a_json_body(
                      "limits.timeout_ms", id="timeout-over-max"),
         pytest.param(SAFE_EXEC, {"code": "1", "limits": {"max_memory_mb": 4}},
                      "limits.max_memory_mb", id="memory-under-min"),
-        pytest.param(SAFE_EXEC, {"code": "1", "limits": {"memory_mb": 64}},
-                     "limits.memory_mb", id="unknown-limit"),
+        pytest.param(SAFE_EXEC, {"code": "1", "limits": {"memory": 64}},
+                     "limits.memory", id="unknown-limit"),
+        pytest.param(SAFE_EXEC, {"code": "1", "limits": {"memory_mb": 64, "max_memory_mb": 64}},
+                     "limits", id="both-memory-names"),
         pytest.param(SAFE_EXEC, {"code": "1", "timeout": 5}, "timeout", id="unknown-field"),
         pytest.param(SAFE_EXEC, [1, 2], "body", id="not-an-object"),
         pytest.param(SAFE_EXEC_ASYNC, {"code": "1", "limits": {"max_stdout_bytes": -1}},

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Literal, TypeAlias
 from urllib.parse import quote
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..._audit.policy import DEFAULT_POLICY
 from ..._models import (
@@ -106,20 +106,30 @@ class HostToolList(BaseModel):
 
 # -- /v1/tools/safe-exec -------------------------------------------------------------------
 class SafeExecLimits(BaseModel):
-    """Per-request limits; omitted ones take the library defaults."""
+    """Per-request limits; omitted ones take the library defaults. The names are the
+    library's (`memory_mb` as everywhere; `max_memory_mb`, the seed products' name, is
+    accepted for it)."""
 
     model_config = ConfigDict(extra="forbid")
 
     timeout_ms: _TimeoutMs = None
-    max_memory_mb: _MemoryMb = None
+    memory_mb: _MemoryMb = None
+    max_memory_mb: _MemoryMb = Field(None, description="The former name of memory_mb "
+                                     "(accepted; give one of the two).")
     max_stdout_bytes: _StdoutBytes = None
     max_stderr_bytes: _StderrBytes = None
 
+    @model_validator(mode="after")
+    def _one_memory_name(self) -> SafeExecLimits:
+        if self.memory_mb is not None and self.max_memory_mb is not None:
+            raise ValueError("give memory_mb or its former name max_memory_mb, not both")
+        return self
+
     def as_limits(self, max_source_bytes: int) -> dict[str, int]:
-        """The library's limit names (`max_memory_mb` is `memory_mb` there)."""
+        """The library's limits, by the library's names."""
         values = {
             "timeout_ms": self.timeout_ms,
-            "memory_mb": self.max_memory_mb,
+            "memory_mb": self.memory_mb if self.memory_mb is not None else self.max_memory_mb,
             "max_stdout_bytes": self.max_stdout_bytes,
             "max_stderr_bytes": self.max_stderr_bytes,
             "max_source_bytes": max_source_bytes,
@@ -143,7 +153,7 @@ class SafeExecRequest(BaseModel):
         json_schema_extra={"examples": [{
             "language": "python",
             "code": "import json\nprint(json.dumps({'answer': 6 * 7}))",
-            "limits": {"timeout_ms": 2000, "max_memory_mb": 128},
+            "limits": {"timeout_ms": 2000, "memory_mb": 128},
         }]},
     )
 
@@ -204,7 +214,7 @@ class SessionCreateRequest(BaseModel):
 
     limits: SafeExecLimits = Field(
         default_factory=SafeExecLimits,
-        description="Default limits of the session's calls; max_memory_mb caps its memory "
+        description="Default limits of the session's calls; memory_mb caps its memory "
         "for its whole life.",
     )
     policy: PolicyName | None = Field(
