@@ -36,16 +36,27 @@ SUBCOMMANDS = {
 _NEEDS_SERVER_EXTRA = ("serve", "mcp")
 
 
+class _ExtraMissing(UsageError):
+    """A subcommand's optional dependencies are not installed."""
+
+
+def _extra_missing(name: str, exc: ImportError) -> _ExtraMissing | None:
+    """The usage error for a server subcommand whose optional dependencies are missing."""
+    if name not in _NEEDS_SERVER_EXTRA or (exc.name or "sandbox_wasm").startswith(
+            "sandbox_wasm"):
+        return None
+    return _ExtraMissing(f"'{name}' needs optional dependencies ({exc.name} missing): "
+                         "pip install 'sandbox-wasm[server]'")
+
+
 def _subcommand(name: str) -> ModuleType:
     try:
         return importlib.import_module(SUBCOMMANDS[name])
     except ImportError as exc:
-        if name not in _NEEDS_SERVER_EXTRA or (exc.name or "").startswith("sandbox_wasm"):
+        missing = _extra_missing(name, exc)
+        if missing is None:
             raise
-        raise UsageError(
-            f"'{name}' needs optional dependencies ({exc.name} missing): "
-            "pip install 'sandbox-wasm[server]'"
-        ) from None
+        raise missing from None
 
 
 def version_line() -> str:
@@ -65,8 +76,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     name = argv[0] if argv and argv[0] in SUBCOMMANDS else "run"
     rest = argv[1:] if argv and argv[0] in SUBCOMMANDS else argv
     try:
-        module = _subcommand(name)
-        return int(module.main(rest))
+        try:
+            module = _subcommand(name)
+        except _ExtraMissing as missing:
+            if "-h" not in rest and "--help" not in rest:
+                raise
+            # Help is asked for: say what the subcommand is and how to get it (exit 0).
+            print(f"usage: wasm-exec {name} [...]\n\n{missing}")
+            return 0
+        try:
+            return int(module.main(rest))
+        except ImportError as exc:  # a server subcommand imports its extra when it starts
+            extra = _extra_missing(name, exc)
+            if extra is None:
+                raise
+            raise extra from None
     except (Exception, KeyboardInterrupt) as exc:
         # Subcommands with their own prefix report their errors themselves; what reaches
         # here is mapped by the one table (and anything it does not know is re-raised).

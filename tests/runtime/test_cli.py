@@ -91,6 +91,28 @@ def test_help_names_the_runtime_subcommand_and_the_repl_its_quit() -> None:
     assert "%quit" in repl_help and "%%quit" not in repl_help
 
 
+@pytest.mark.parametrize("subcommand", ["serve", "mcp"])
+def test_server_subcommands_without_the_server_extra(tmp_path: Path, subcommand: str) -> None:
+    for package in ("fastapi", "mcp", "uvicorn"):  # as if the extra were not installed
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text(
+            f"raise ModuleNotFoundError('No module named {package}', name='{package}')\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "sandbox_wasm", subcommand, *args],
+                              capture_output=True, text=True, timeout=60, cwd=ROOT, env=env,
+                              stdin=subprocess.DEVNULL)
+
+    helped = cli("--help")
+    assert helped.returncode == 0, helped.stderr
+    assert "usage: wasm-exec " + subcommand in helped.stdout
+    started = cli()
+    assert started.returncode == 2, started.stderr
+    assert "pip install 'sandbox-wasm[server]'" in started.stderr
+    assert "Traceback" not in started.stderr
+
+
 def test_an_oversized_file_is_reported_by_its_size(tmp_path: Path) -> None:
     script = tmp_path / "big.py"
     script.write_text("x = 1\n" * 20_000)
