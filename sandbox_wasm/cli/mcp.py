@@ -66,6 +66,11 @@ def _parser() -> argparse.ArgumentParser:
         "--insecure-no-auth", action="store_true",
         help="streamable-http: allow a non-loopback host without API keys",
     )
+    parser.add_argument(
+        "--policy", choices=("balanced", "strict", "report"), default="balanced",
+        help="audit policy of every run (default balanced; report lists findings and refuses "
+        "nothing)",
+    )
     add_tool_args(parser, scope="every run may call them, and execute_python_sandbox's "
                   "description lists them")
     return parser
@@ -128,7 +133,8 @@ def main(argv: Sequence[str]) -> int:
         return report_failure("wasm-exec mcp", UsageError(str(exc)))
     # The bridged servers stay connected while this server runs, and are stopped with it.
     with contextlib.closing(tools):
-        sandbox = Sandbox(tools=tools.tools.values(), runtime=args.runtime)
+        sandbox = Sandbox(tools=tools.tools.values(), runtime=args.runtime,
+                          policy=args.policy)
         try:
             sandbox.warm_up()
         except SandboxError as exc:

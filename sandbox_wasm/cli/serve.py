@@ -190,7 +190,7 @@ def main(argv: Sequence[str]) -> int:
     from ..server import create_app
     from ..server.bridge.tools import ToolConfigError
 
-    sandbox = Sandbox(runtime=settings.runtime)
+    sandbox = Sandbox(runtime=settings.runtime, policy=settings.policy)
     if not _check_runtimes(sandbox):
         return EXIT_RUNTIME
     try:

@@ -97,6 +97,12 @@ class GatewaySettings(BaseSettings):
         "needs --redis-url (async jobs and the rate limit's counts must be shared) and "
         "--max-sessions 0 (a session lives in one process and cannot move).",
     )
+    policy: Literal["balanced", "strict", "report"] = Field(
+        "balanced",
+        description="Audit policy of every run (a session may ask for a stricter one): "
+        "balanced (refuses what aims at escaping), strict (the seed products' allowlists) or "
+        "report (lists findings, refuses nothing; the WebAssembly boundary alone holds).",
+    )
     runtime: Literal["python", "python-data"] = Field(
         "python",
         description="Python runtime of requests that name none: python (the standard "

@@ -495,6 +495,36 @@ def test_wasm_exec_serve_starts_from_flags_and_environment() -> None:
         process.wait(timeout=30)
 
 
+def test_wasm_exec_serve_takes_a_policy() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sandbox_wasm", "serve", "--workers", "1", "--port", str(port),
+         "--policy", "report", "--log-level", "warning"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    client.get("/healthz")
+                    break
+                except httpx.TransportError:
+                    assert process.poll() is None, process.stderr.read().decode()
+                    assert time.monotonic() < deadline
+                    time.sleep(0.1)
+            # The balanced policy refuses `import gc`; the report policy runs it and says so.
+            result = client.post(SAFE_EXEC, json={"code": "import gc\nprint('ran')"}).json()
+            assert (result["status"], result["stdout"]) == ("succeeded", "ran\n")
+            assert result["audit"]["policy"] == "report-only"
+            assert result["audit"]["flagged_calls"]
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
 @pytest.mark.parametrize(
     ("argv", "env", "message"),
     [

@@ -456,6 +456,20 @@ def test_session_cap_is_a_tool_error_naming_it() -> None:
         client.close()
 
 
+def test_the_policy_flag_sets_the_audit_of_every_run() -> None:
+    """`wasm-exec mcp --policy report`: code the balanced policy refuses runs, findings
+    listed."""
+    client = StdioMcp(["--policy", "report"])
+    try:
+        result = client.call("execute_python_sandbox",
+                             {"python_script": "import gc\nprint('ran')"})
+        assert result.is_error is False
+        payload = result.structured_content
+        assert payload is not None and payload["simulated_stdout"] == "ran\n"
+    finally:
+        client.close()
+
+
 # -- files ---------------------------------------------------------------------------------
 CSV = b"region,amount\nnorth,10\nsouth,32\nnorth,5\n"
 REPORT = """\

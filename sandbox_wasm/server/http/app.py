@@ -66,7 +66,7 @@ def create_app(
     `settings.bridge` / `bridge_url` (connected when the app starts, closed when it stops)
     are offered to the requests that name them, and listed by GET /v1/host-tools."""
     settings = settings or GatewaySettings()
-    sandbox = sandbox or Sandbox(runtime=settings.runtime)
+    sandbox = sandbox or Sandbox(runtime=settings.runtime, policy=settings.policy)
     offered = GatewayTools([*sandbox.tools.values(), *_built(tools)],
                            entry_points=settings.tools, bridges=settings.bridges)
     gateway = Gateway(settings, sandbox, job_store or _job_store(settings), offered)
