@@ -75,6 +75,23 @@ def test_safe_exec_returns_the_full_result(server: LiveServer) -> None:
     assert len(result.execution_id) == 32
 
 
+def test_safe_exec_takes_a_stricter_policy_never_a_looser_one(server: LiveServer) -> None:
+    """The server runs balanced: a request may ask for strict, not for report."""
+    code = "import socket\nprint('ran')"
+    assert server.client.post(SAFE_EXEC, json={"code": code}).json()["status"] == "succeeded"
+    strict = server.client.post(SAFE_EXEC, json={"code": code, "policy": "strict"}).json()
+    assert (strict["status"], strict["audit"]["policy"]) == ("blocked", "strict")
+    looser = server.client.post(SAFE_EXEC, json={"code": "import gc", "policy": "report"})
+    assert looser.status_code == 400
+    assert looser.json()["error"]["field"] == "policy"
+    assert "may not loosen" in looser.json()["error"]["message"]
+    queued = server.client.post(SAFE_EXEC_ASYNC, json={"code": "import gc", "policy": "report"})
+    assert queued.status_code == 400 and queued.json()["error"]["field"] == "policy"
+    form = server.client.post(SAFE_EXEC, data={"code": code, "policy": "strict"},
+                              files={"files": ("x.txt", b"x")})
+    assert form.json()["status"] == "blocked"
+
+
 def test_safe_exec_names_memory_as_everywhere_and_takes_its_former_name(
         server: LiveServer) -> None:
     for name in ("memory_mb", "max_memory_mb"):

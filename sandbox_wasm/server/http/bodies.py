@@ -23,7 +23,7 @@ from .schemas import SafeExecRequest
 MULTIPART = "multipart/form-data"
 
 
-FORM_FIELDS = ("code", "language", "limits", "tools", "runtime")
+FORM_FIELDS = ("code", "language", "limits", "tools", "runtime", "policy")
 
 
 FILE_PART = "files"

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
+from ..._audit.policy import AuditPolicy
 from ..._errors import InvalidRequestError, SandboxError, SnapshotError
 from ..._models import (
     MIB,
@@ -43,11 +44,13 @@ from ..settings import GatewaySettings
 from ..state.budget import ByteBudget, Reservation
 from ..state.jobs import JobStore, JobStoreUnavailable
 from ..state.sessions import (
+    PolicyName,
     SessionBusy,
     SessionEntry,
     SessionNotFound,
     SessionRegistry,
     SessionsFull,
+    session_policy,
 )
 from .schemas import Job, JobAccepted, SessionInfo
 
@@ -203,13 +206,13 @@ class Gateway:
     def _work(
         self, code: str, language: Language, limits: dict[str, int],
         profile: TimeoutProfile | None, files: Mapping[str, bytes], tools: Sequence[Tool],
-        sandbox: Sandbox,
+        sandbox: Sandbox, policy: AuditPolicy,
     ) -> ExecutionResult:
         """Runs on a worker thread. `tools` replace the sandbox's own: a run gets only the
         tools its request named."""
         start = time.perf_counter()
         result = sandbox.execute(code, language=language, limits=limits, profile=profile,
-                                 files=files or None, tools=tools)
+                                 files=files or None, tools=tools, policy=policy)
         self.metrics.observe(result, time.perf_counter() - start)
         return result
 
@@ -217,10 +220,15 @@ class Gateway:
         self, code: str, language: Language, limits: dict[str, int],
         profile: TimeoutProfile | None = None, files: Mapping[str, bytes] | None = None,
         tools: Sequence[Tool] = (), runtime: str | None = None,
+        policy: PolicyName | None = None,
     ) -> functools.partial[ExecutionResult]:
+        """A request's run, ready for a worker; InvalidRequestError for a policy looser than
+        the server's."""
         limits = {**limits, **self.server_limits()}
+        sandbox = self.sandbox_for(runtime)
+        chosen = session_policy(policy, sandbox.policy, "a request")
         return functools.partial(self._work, code, language, limits, profile, files or {},
-                                 list(tools), self.sandbox_for(runtime))
+                                 list(tools), sandbox, chosen)
 
     def check_restored_limits(self, limits: Limits) -> None:
         """A restored session's limits (those of the server that took the snapshot) held to
@@ -243,14 +251,14 @@ class Gateway:
         self, code: str, *, field: str, language: Language = "python",
         limits: dict[str, int] | None = None, profile: TimeoutProfile | None = None,
         files: Mapping[str, bytes] | None = None, tools: Sequence[Tool] = (),
-        runtime: str | None = None,
+        runtime: str | None = None, policy: PolicyName | None = None,
     ) -> ExecutionResult:
         self.check_source(code, field)
         self.check_files(files or {})
         limits = self.capped_timeout(limits or {}, "limits.timeout_ms", profile)
         try:
-            return await self.pool.run(
-                self._task(code, language, limits or {}, profile, files, tools, runtime))
+            return await self.pool.run(self._task(code, language, limits or {}, profile, files,
+                                                  tools, runtime, policy))
         except PoolSaturated:
             raise self.overloaded() from None
         except InvalidRequestError as exc:
@@ -266,13 +274,18 @@ class Gateway:
         self, code: str, *, language: Language, limits: dict[str, int],
         files: Mapping[str, bytes] | None = None, tools: Sequence[Tool] = (),
         owner: str | None = None, body: Reservation | None = None, runtime: str | None = None,
+        policy: PolicyName | None = None,
     ) -> JobAccepted:
         """Queue a background job. `body`, the reservation of the request's body in the
         budget of bodies in flight, is kept until the job has run: its files wait with it."""
         self.check_source(code, "code")
         self.check_files(files or {})
         limits = self.capped_timeout(limits, "limits.timeout_ms")
-        task = self._task(code, language, limits, files=files, tools=tools, runtime=runtime)
+        try:
+            task = self._task(code, language, limits, files=files, tools=tools,
+                              runtime=runtime, policy=policy)
+        except InvalidRequestError as exc:
+            raise refusal(exc, "code") from None
         public_id = uuid.uuid4().hex
         job_id = store_id(owner, public_id)
         await self.jobs.create(job_id)

@@ -81,7 +81,7 @@ def add_routes(app: FastAPI, gateway: Gateway) -> None:
         return model_response(await gateway.execute(
             body.code, field="code", language=body.language,
             limits=body.limits.as_limits(settings.max_source_bytes), files=body.files,
-            tools=gateway.select_tools(body.tools), runtime=body.runtime,
+            tools=gateway.select_tools(body.tools), runtime=body.runtime, policy=body.policy,
         ))
 
     @app.post(
@@ -96,6 +96,7 @@ def add_routes(app: FastAPI, gateway: Gateway) -> None:
             limits=body.limits.as_limits(settings.max_source_bytes), files=body.files,
             tools=gateway.select_tools(body.tools), owner=owner_of(request),
             body=request.scope["state"].get("body_reservation"), runtime=body.runtime,
+            policy=body.policy,
         )
         response.headers["Location"] = f"/v1/jobs/{accepted.job_id}"
         return accepted

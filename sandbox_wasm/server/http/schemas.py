@@ -163,6 +163,10 @@ class SafeExecRequest(BaseModel):
     limits: SafeExecLimits = Field(default_factory=SafeExecLimits)
     files: Base64Files = Field(default_factory=dict, description=INPUT_FILES_DESCRIPTION)
     tools: ToolNames = Field(default_factory=list)
+    policy: PolicyName | None = Field(
+        None, description="Audit policy of this run: the server's when omitted, or a "
+        "stricter preset (a request may not loosen the server's policy).",
+    )
 
 
 SAFE_EXEC_DESCRIPTION = """\

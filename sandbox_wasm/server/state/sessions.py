@@ -142,9 +142,10 @@ def _copies(on_trap: OnTrap) -> int:
     return 2 if on_trap == "rollback" else 1
 
 
-def session_policy(requested: PolicyName | None, server: AuditPolicy) -> AuditPolicy:
-    """The policy a new session runs under: the server's, or a preset at least as strict
-    (an operator's choice is never loosened by a client)."""
+def session_policy(requested: PolicyName | None, server: AuditPolicy,
+                   what: str = "a session") -> AuditPolicy:
+    """The policy a new session (or a request: `what`) runs under: the server's, or a preset
+    at least as strict (an operator's choice is never loosened by a client)."""
     if requested is None:
         return server
     preset = PRESETS[requested]
@@ -158,7 +159,7 @@ def session_policy(requested: PolicyName | None, server: AuditPolicy) -> AuditPo
                     if server_rank is not None and rank > server_rank]
         allowed = " or ".join([f"omit it ({server.name!r})", *map(repr, stricter)])
         raise InvalidRequestError(
-            f"this server runs the {server.name!r} policy; a session may not loosen it "
+            f"this server runs the {server.name!r} policy; {what} may not loosen it "
             f"to {requested!r} ({allowed})", field="policy",
         )
     return preset
