@@ -18,6 +18,7 @@ Status = Literal[
     "fuel_exhausted",
     "memory_exceeded",
     "internal_error",
+    "interrupted",
 ]
 Language = Literal["python", "javascript"]
 TimeoutProfile = Literal["fast_1s", "standard_5s", "extended_30s"]
@@ -39,6 +40,7 @@ STATUS_EXIT_CODES: dict[str, int] = {
     "fuel_exhausted": 124,
     "memory_exceeded": 137,
     "internal_error": 70,
+    "interrupted": 130,  # as a shell reports a command ended by Ctrl-C (128 + SIGINT)
 }
 
 KIB = 1024

@@ -4,7 +4,8 @@ the outcome classified into a status, output and `result_json` checked, metrics 
 The statuses the host decides come from what wasmtime reports, never from what the guest
 says: `timeout` from the epoch trap or a host call that outlived the deadline,
 `fuel_exhausted` from the fuel trap, `memory_exceeded` from the size of linear memory at an
-abnormal stop, `internal_error` from the host's own failures.
+abnormal stop, `internal_error` from the host's own failures, `interrupted` from the
+caller's interrupt seen by the host during the run.
 """
 
 from __future__ import annotations
@@ -167,7 +168,7 @@ class ResultBuilder:
         status, _, error = classify(outcome, self.limits)
         if status in ("timeout", "fuel_exhausted"):
             return self.finish(status, error=audit_budget_error(status, self.limits.memory_mb))
-        if status in ("memory_exceeded", "internal_error"):
+        if status in ("memory_exceeded", "internal_error", "interrupted"):
             return self.finish(status, error=error)
         if outcome.trap in ("c_stack_overflow", "stack_overflow", "memory_out_of_bounds"):
             # The parser overflowed its stack (or crashed on the source): it cannot compile.
@@ -192,6 +193,8 @@ class ResultBuilder:
         if check.host_error is not None:
             return self.finish("internal_error",
                                error=ErrorInfo(type="InternalError", message=check.host_error))
+        if check.trap == "interrupted":
+            return self.finish("interrupted", error=interrupted_error(check))
         try:
             syntax_error = javascript.syntax_error_from_check(check.stdout)
         except ValueError:
@@ -289,6 +292,12 @@ def tool_references(answer: dict[str, object], tools: Collection[str]) -> list[s
     return sorted(found & set(tools))
 
 
+def interrupted_error(outcome: GuestOutcome) -> ErrorInfo:
+    """The error of a run its caller interrupted."""
+    return ErrorInfo(type="Interrupted", message="execution was interrupted by the caller "
+                     f"after {outcome.elapsed_ms:.0f} ms")
+
+
 def audit_budget_error(status: Status, memory_mb: int) -> ErrorInfo:
     """The error of an audit (or syntax check) that ran out of its own budget, not the user's."""
     budget = audit_budget(memory_mb)
@@ -305,6 +314,8 @@ def classify(
     """Translate a guest outcome into (status, exit code, error)."""
     if outcome.host_error is not None:
         return "internal_error", None, ErrorInfo(type="InternalError", message=outcome.host_error)
+    if outcome.trap == "interrupted":
+        return "interrupted", None, interrupted_error(outcome)
     if outcome.trap == "deadline":
         return "timeout", None, ErrorInfo(
             type="TimeoutError", message=f"execution exceeded the {limits.timeout_ms} ms deadline"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,7 +25,7 @@ from ._audit.report import build_report
 from ._errors import InvalidRequestError, SandboxClosedError, SandboxError
 from ._fs.tree import FileCaps, MemoryFS
 from ._host.engine import engine_host
-from ._host.hostcall import run_time_left
+from ._host.hostcall import run_interrupted, run_time_left
 from ._host.program import GuestProgram
 from ._lifetime import Closeable
 from ._models import (
@@ -232,13 +232,17 @@ class Sandbox(Closeable):
         policy: PolicyLike | None = None,
         files: Mapping[str, bytes | str] | None = None,
         tools: ToolsLike | None = None,
+        cancel: threading.Event | None = None,
     ) -> ExecutionResult:
         """Audit `code`, run it in a fresh instance if allowed, and return the result.
         `policy` (an `AuditPolicy` or a preset's name) overrides the sandbox's for this call.
         `files` (name -> bytes or text) are the guest's read-only /input; what it writes
         under /output comes back as `result.files`. `tools` (host callables, or a name ->
         callable mapping) become the functions of the guest's `tools` module, replacing
-        the sandbox's for this call; `result.tool_calls` lists the calls.
+        the sandbox's for this call; `result.tool_calls` lists the calls. Setting `cancel`
+        (a `threading.Event`, from any thread) interrupts the run wherever the guest is
+        (computing, sleeping, waiting for a tool): it ends at once with status
+        `interrupted` (exit code 130); an Event already set interrupts it as it starts.
 
         Raises InvalidRequestError (or SourceTooLargeError) for invalid input and
         RuntimeNotFoundError / RuntimeIntegrityError when the runtime is unusable; anything
@@ -258,7 +262,7 @@ class Sandbox(Closeable):
                 f"files are for Python code; {program.runtime.name} has no in-memory "
                 "filesystem", field="files")
         if language == "javascript":
-            return self._execute_javascript(program, source, effective, result)
+            return self._execute_javascript(program, source, effective, result, cancel)
         # One fresh instance audits and then runs: the guest parses the source, writes its
         # audit answer before any user code runs, and runs the code only if the policy
         # (judged by the same function as on the host) allows it.
@@ -268,29 +272,29 @@ class Sandbox(Closeable):
                                   rest=program.runtime.returns_to_rest)
         fs = new_filesystem(inputs, effective) if program.has_filesystem else None
         outcome = program.run(payload, effective, audit_budget=audit_budget(effective.memory_mb),
-                              fs=fs, tools=tool_channel(offered, effective))
+                              fs=fs, tools=tool_channel(offered, effective), interrupt=cancel)
         return result.from_python_run(outcome, policy, offered.keys())
 
     def _execute_javascript(
-        self, program: GuestProgram, source: str, limits: Limits, result: ResultBuilder
+        self, program: GuestProgram, source: str, limits: Limits, result: ResultBuilder,
+        cancel: threading.Event | None,
     ) -> ExecutionResult:
         # The syntax check compiles (never runs) the source in an instance of its own, under
         # the audit's fixed time budget and the request's memory cap.
         check = program.run(source.encode("utf-8"), audit_budget(limits.memory_mb),
-                            argv=javascript.CHECK_ARGV)
+                            argv=javascript.CHECK_ARGV, interrupt=cancel)
         refused = result.from_javascript_check(check)
         if refused is not None:
             return refused
-        outcome = program.run(b"", limits, argv=javascript.run_argv(source))
+        outcome = program.run(b"", limits, argv=javascript.run_argv(source), interrupt=cancel)
         return result.from_outcome(outcome)
 
     async def execute_async(self, code: str | bytes, **options: object) -> ExecutionResult:
         """`execute()` in a worker thread, so the event loop keeps running meanwhile (wasm
-        calls release the GIL)."""
-        import asyncio  # here, not at the top: `import sandbox_wasm` stays fast
-
+        calls release the GIL). Cancelling the task interrupts the run: the task raises
+        CancelledError once the guest has stopped."""
         # `options` are execute()'s keywords, checked there as they are on a direct call.
-        return await asyncio.to_thread(self.execute, code, **options)  # type: ignore[arg-type]
+        return await in_thread_cancellable(self.execute, code, options)
 
     # -- audit only ----------------------------------------------------------------------
     def audit(self, code: str | bytes, *, policy: PolicyLike | None = None) -> AuditReport:
@@ -333,6 +337,30 @@ class Sandbox(Closeable):
                                  "col": 0}}, False
 
 
+async def in_thread_cancellable(
+    execute: Callable[..., ExecutionResult], code: str | bytes, options: dict[str, object],
+) -> ExecutionResult:
+    """`execute(code, **options)` in a worker thread; cancelling the awaiting task sets the
+    run's `cancel` Event and waits for the run to stop before the task raises
+    CancelledError (the instance is never left running behind the caller's back)."""
+    import asyncio  # here, not at the top: `import sandbox_wasm` stays fast
+
+    cancel = options.pop("cancel", None)
+    if cancel is None:
+        cancel = threading.Event()
+    if not isinstance(cancel, threading.Event):
+        raise InvalidRequestError("cancel must be a threading.Event", field="cancel")
+    run = asyncio.ensure_future(asyncio.to_thread(execute, code, cancel=cancel, **options))
+    try:
+        return await asyncio.shield(run)
+    except asyncio.CancelledError:
+        cancel.set()
+        await asyncio.wait([run])  # within a tick or two of the Event
+        if not run.cancelled():
+            run.exception()  # retrieved: the caller asked for cancellation, not this
+        raise
+
+
 def tool_channel(tools: Mapping[str, Tool], limits: Limits) -> ToolChannel | None:
     """The run's tool channel under the limits' tool bounds (None without tools)."""
     if not tools:
@@ -340,7 +368,7 @@ def tool_channel(tools: Mapping[str, Tool], limits: Limits) -> ToolChannel | Non
     return ToolChannel(tools, ToolLimits(max_calls=limits.max_tool_calls,
                                          max_bytes=limits.max_tool_bytes,
                                          timeout_s=limits.tool_timeout_ms / 1000),
-                       time_left=run_time_left)
+                       time_left=run_time_left, interrupted=run_interrupted)
 
 
 def new_filesystem(inputs: Mapping[str, bytes], limits: Limits) -> MemoryFS:
@@ -414,6 +442,7 @@ def execute(
     runtime: str | None = None,
     image: Path | str | None = None,
     tools: ToolsLike | None = None,
+    cancel: threading.Event | None = None,
 ) -> ExecutionResult:
     """Audit and run `code` in a fresh sandbox instance; see `Sandbox.execute`. `runtime`
     picks the Python runtime ("python", the default, or "python-data", with numpy and
@@ -424,6 +453,7 @@ def execute(
     return sandbox.execute(
         code, language=language, timeout_ms=timeout_ms, memory_mb=memory_mb,
         limits=limits, profile=profile, policy=policy, files=files, tools=tools,
+        cancel=cancel,
     )
 
 

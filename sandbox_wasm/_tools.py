@@ -11,7 +11,8 @@ loop) under the call's time limit and the run's deadline, and answers {"result"}
 host paths beyond what the message says).
 Per run: at most `max_tool_calls` calls, `max_tool_bytes` per request and per answer; a tool
 that overruns its time is abandoned (an async one cancelled) and the guest gets a
-TimeoutError; the run's own deadline keeps running while a tool works.
+TimeoutError; the run's own deadline keeps running while a tool works. An interrupted run
+stops waiting for its tool at once (the tool is abandoned as on a timeout).
 """
 
 from __future__ import annotations
@@ -273,6 +274,8 @@ class ToolChannel:
     limits: ToolLimits
     #: Seconds left before the run's deadline (read at each call).
     time_left: Callable[[], float]
+    #: Whether the run has been interrupted (polled while a tool works).
+    interrupted: Callable[[], bool] = lambda: False
     calls: list[ToolCallRecord] = field(default_factory=list)
     _answer: bytes = b""
     _busy: bool = False
@@ -358,11 +361,13 @@ class ToolChannel:
                 return _error("RuntimeError", "the host is shutting down")
             _threads.release_when_done(tool.key, future)
         try:
-            value = future.result(timeout=max(timeout, 0.0))
-        except concurrent.futures.TimeoutError:
+            value = self._wait(future, timeout)
+        except (concurrent.futures.TimeoutError, _Interrupted) as error:
             if not future.cancel() and not tool.is_async:
                 self._stuck = future  # a running thread cannot be stopped: it keeps its slot
                 _threads.abandon(future)
+            if isinstance(error, _Interrupted):
+                return _error("RuntimeError", "the run was interrupted")
             return _error("TimeoutError", f"tool {tool.name!r} did not answer within "
                           f"{timeout:.3g} s")
         except _ToolExit as error:
@@ -389,6 +394,29 @@ class ToolChannel:
             return _error("ValueError", f"tool {tool.name!r} answered {len(encoded)} bytes, "
                           f"over the limit of {self.limits.max_bytes}")
         return {"raw": encoded}
+
+
+    def _wait(self, future: concurrent.futures.Future[Any], timeout: float) -> Any:
+        """The tool's answer within `timeout` seconds, looking at the run's interrupt
+        every `INTERRUPT_POLL_S` (raises TimeoutError, or _Interrupted)."""
+        until = time.monotonic() + max(timeout, 0.0)
+        while True:
+            if self.interrupted():
+                raise _Interrupted
+            left = until - time.monotonic()
+            try:
+                return future.result(timeout=max(min(left, INTERRUPT_POLL_S), 0.0))
+            except concurrent.futures.TimeoutError:
+                if left <= INTERRUPT_POLL_S:
+                    raise
+
+
+#: How often a run waiting for a tool looks whether it has been interrupted.
+INTERRUPT_POLL_S = 0.01
+
+
+class _Interrupted(Exception):
+    """The run waiting for a tool was interrupted."""
 
 
 class _ToolExit(Exception):

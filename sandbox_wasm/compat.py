@@ -142,7 +142,7 @@ class ToolRunResult(ResultModel):
     error: str | None
     status: Literal[
         "succeeded", "failed", "blocked", "syntax_error", "timeout", "fuel_exhausted",
-        "memory_exceeded", "internal_error",
+        "memory_exceeded", "internal_error", "interrupted",
     ]
     result: ExecutionResult
 

@@ -10,6 +10,11 @@ a `wasmtime.Caller`; a trap raises `wasmtime.Trap`, a WASI exit `wasmtime.ExitTr
 other failure `wasmtime.WasmtimeError`). `FAST_CALLS` is False, and the public API is used,
 when wasmtime-py lacks the private names or $SANDBOX_WASM_PUBLIC_CALLS=1;
 `tests/runtime/test_wasm_calls.py` fails loudly if the private API changes shape.
+
+`watch_epochs` installs a Store's epoch-deadline callback (also private: wasmtime-py does
+not expose it): the run's deadline and interrupt are decided there, every tick, on the
+thread running the guest (`hostcall.on_epoch`). `EPOCH_CALLBACKS` is False, and a Store's
+epoch deadline is its whole timeout, when wasmtime-py lacks it.
 """
 
 from __future__ import annotations
@@ -36,6 +41,10 @@ except ImportError:  # pragma: no cover - a wasmtime-py without the private modu
 
 #: Whether the unchecked C API is used (else wasmtime-py's public API).
 FAST_CALLS = _PRIVATE_API and os.environ.get("SANDBOX_WASM_PUBLIC_CALLS") != "1"
+#: Whether Stores get an epoch-deadline callback (`watch_epochs`).
+EPOCH_CALLBACKS = _PRIVATE_API and all(
+    hasattr(ffi, name) for name in ("wasmtime_store_epoch_deadline_callback",
+                                    "wasmtime_error_new"))
 
 HostFunction = Callable[..., int | None]
 
@@ -115,3 +124,43 @@ def call_entry(entry: wasmtime.Func, store: wasmtime.Store) -> None:
         trap_object = wasmtime.Trap._from_ptr(trap)
         maybe_raise_last_exn()
         raise trap_object
+
+
+#: wasmtime_update_deadline_kind_t: keep running with a new deadline.
+_UPDATE_DEADLINE_CONTINUE = 0
+_epoch_decision: list[Callable[[], int | None]] = []
+
+if EPOCH_CALLBACKS:
+
+    def _on_epoch(_context: Any, _data: Any, delta: Any, kind: Any) -> int:
+        try:
+            ticks = _epoch_decision[0]()
+        except BaseException:  # never into wasmtime: stop the guest instead
+            ticks = None
+        if ticks is None:
+            # An error, not a trap: `call_entry` raises WasmtimeError, and the run state
+            # says why (interrupted or past its deadline).
+            error = ffi.wasmtime_error_new(b"sandbox-wasm: run stopped by the host")
+            return ctypes.cast(error, ctypes.c_void_p).value or 0
+        delta[0] = ticks
+        kind[0] = _UPDATE_DEADLINE_CONTINUE
+        return 0
+
+    # The type the binding declares (ctypes caches function types by signature).
+    _epoch_trampoline = ctypes.CFUNCTYPE(
+        ctypes.c_size_t, ctypes.POINTER(ffi.wasmtime_context_t), ctypes.c_void_p,
+        ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ffi.wasmtime_update_deadline_kind_t),
+    )(_on_epoch)
+
+
+def watch_epochs(store: wasmtime.Store, decide: Callable[[], int | None]) -> bool:
+    """Call `decide()` whenever `store`'s epoch deadline is reached, on the thread running
+    its guest: it returns the ticks until the next call, or None to stop the guest (the
+    call in progress fails with WasmtimeError). One `decide` for the process. False when
+    wasmtime-py cannot (`EPOCH_CALLBACKS`): the deadline then traps as usual."""
+    if not EPOCH_CALLBACKS:
+        return False
+    if not _epoch_decision:
+        _epoch_decision.append(decide)
+    ffi.wasmtime_store_epoch_deadline_callback(store.ptr(), _epoch_trampoline, None, _keep)
+    return True

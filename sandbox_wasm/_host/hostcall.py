@@ -6,7 +6,10 @@
   returns, no Python exception into wasmtime (a `WasiError` becomes its errno).
 - `bounded`, `read_records`, `io_vectors`: loops cut short at the deadline; guest records
   and iovec lists read within their limits and within the guest's memory.
-- `run_time_left`: the seconds the run has left (host tools are bounded by it).
+- `run_time_left`, `run_interrupted`: the seconds the run has left (host tools are bounded
+  by it) and whether it was interrupted (`stop_requested` marks either).
+- `on_epoch`: what the Store's epoch callback decides every tick: trap (interrupted or past
+  the deadline) or run one more tick (`CHECK_TICKS`).
 - The WASI errnos the shims return and the limits of one call (`MAX_VECTORS`,
   `MAX_SUBSCRIPTIONS`, `SSIZE_MAX`).
 """
@@ -44,6 +47,7 @@ MAX_SUBSCRIPTIONS = 1024
 # `program._reset_run_state` and `LiveInstance.call`): memory, stdin and stdin_offset,
 # outputs (stdout's and stderr's `CappedOutput`), closed (the stdio descriptors closed),
 # fs and tools (the run's tree and tool channel, or None), deadline and deadline_hit,
+# interrupt (the run's cancel Event, or None) and interrupted (it was seen set),
 # exit_code (proc_exit's), and the audit's phase: next_phase, first_phase_fuel,
 # audit_fuel_used.
 run_state = threading.local()
@@ -57,18 +61,53 @@ class WasiError(Exception):
         self.errno = errno
 
 
-def _past_deadline(caller: wasmtime.Caller) -> bool:
-    """Whether this run's wall-clock deadline has passed. If it has, the run is marked as
-    timed out and its epoch deadline moved to "now", so the guest traps (INTERRUPT) as soon
-    as it is back in wasm: epoch interruption cannot fire while the host is working."""
-    if time.monotonic() <= run_state.deadline:
-        return False
-    if run_state.deadline_hit:
+#: Ticks between two looks of the epoch callback at the run (`on_epoch`): the latency of
+#: an interrupt and the resolution of the deadline while the guest is in wasm code.
+CHECK_TICKS = 1
+
+
+def stop_requested() -> bool:
+    """Whether this thread's run must stop: its cancel Event is set (marked `interrupted`)
+    or its wall-clock deadline has passed (marked `deadline_hit`). Called on the thread
+    running the guest: by the epoch callback and after every host call."""
+    if run_state.interrupted or run_state.deadline_hit:
         return True
-    run_state.deadline_hit = True
+    interrupt: threading.Event | None = run_state.interrupt
+    if interrupt is not None and interrupt.is_set():
+        run_state.interrupted = True
+        return True
+    if time.monotonic() > run_state.deadline:
+        run_state.deadline_hit = True
+        return True
+    return False
+
+
+def _past_deadline(caller: wasmtime.Caller) -> bool:
+    """Whether this run must stop (`stop_requested`: interrupted or past its deadline). If
+    so, its epoch deadline is moved to "now", so the guest traps as soon as it is back in
+    wasm: epoch interruption cannot fire while the host is working."""
+    if not stop_requested():
+        return False
     # Caller exposes the store context that Store's method uses.
     wasmtime.Store.set_epoch_deadline(caller, 0)  # type: ignore[arg-type]
     return True
+
+
+def on_epoch() -> int | None:
+    """The epoch callback's decision for this thread's run, every `CHECK_TICKS` ticks while
+    it is in wasm code: None to stop it (a trap), else the ticks until the next look.
+
+    Every run's epoch deadline is a tick or two away and renewed here, rather than set once
+    to the run's timeout: another thread cannot touch a running Store, but it can set the
+    run's Event, which this sees at the next tick. The deadline is checked on the same
+    wall clock as in host calls."""
+    return None if stop_requested() else CHECK_TICKS
+
+
+def run_interrupted() -> bool:
+    """Whether this thread's run has been interrupted (its cancel Event set)."""
+    interrupt: threading.Event | None = getattr(run_state, "interrupt", None)
+    return interrupt is not None and interrupt.is_set()
 
 
 _Shim = TypeVar("_Shim", bound=Callable[..., int])
@@ -94,8 +133,7 @@ def wasi_shim(shim: _Shim) -> _Shim:
         except Exception:
             errno = ERRNO_FAULT
         with contextlib.suppress(Exception):
-            if time.monotonic() > run_state.deadline:
-                _past_deadline(caller)
+            _past_deadline(caller)
         return errno
 
     return call  # type: ignore[return-value]  # wraps() keeps the shim's signature
@@ -114,11 +152,10 @@ _Item = TypeVar("_Item")
 
 
 def bounded(caller: wasmtime.Caller, items: Iterable[_Item]) -> Iterator[_Item]:
-    """`items`, stopping early once the deadline has passed (a loop inside a host call must
-    not outlive the run's deadline, whatever the guest asked of it)."""
-    deadline: float = run_state.deadline
+    """`items`, stopping early once the deadline has passed or the run is interrupted (a
+    loop inside a host call must not outlive the run, whatever the guest asked of it)."""
     for item in items:
-        if time.monotonic() > deadline and _past_deadline(caller):
+        if _past_deadline(caller):
             return
         yield item
 

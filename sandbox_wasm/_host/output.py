@@ -26,7 +26,8 @@ from .._wire import (
 )
 
 TrapKind = Literal[
-    "deadline", "fuel", "c_stack_overflow", "memory_out_of_bounds", "stack_overflow", "crash"
+    "deadline", "fuel", "c_stack_overflow", "memory_out_of_bounds", "stack_overflow", "crash",
+    "interrupted",
 ]
 
 

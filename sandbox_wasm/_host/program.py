@@ -31,12 +31,12 @@ from .._lifetime import Closeable
 from .._models import MIB, Limits
 from .._runtimes.artifacts import RuntimeFile
 from .._tools import ToolChannel
-from .calls import call_entry
+from .calls import call_entry, watch_epochs
 from .engine import EngineHost
-from .hostcall import run_state
+from .hostcall import on_epoch, run_state
 from .memory import WASM_PAGE, MemoryReset, memory_address, thread_faults
 from .output import CappedOutput, GuestOutcome, TrapKind
-from .wasi import define_host_functions, epoch_ticks
+from .wasi import define_host_functions, epoch_deadline
 
 # A C stack that overflows the stock region at the bottom of linear memory wraps below
 # address 0: its fault address lies in the top of the 32-bit address space.
@@ -138,10 +138,12 @@ class GuestProgram(Closeable):
         audit_budget: Limits | None = None,
         fs: MemoryFS | None = None,
         tools: ToolChannel | None = None,
+        interrupt: threading.Event | None = None,
     ) -> GuestOutcome:
         """Run the guest once with `payload` as its stdin, under `limits` (memory cap,
         output caps, deadline, fuel), with this program's argv unless another is given: in
         a brand-new Store, or in an idle instance put back to the image (see the class).
+        Setting `interrupt` stops the run (`LiveInstance.call`).
 
         With `audit_budget`, stdout starts with the guest's framed audit answer (returned
         apart, not counted against the cap): the guest runs under the budget's deadline and
@@ -150,7 +152,8 @@ class GuestProgram(Closeable):
         if not self.reuses_instances or argv not in (None, self.argv):
             instance = LiveInstance(self, limits.memory_mb * MIB, argv or self.argv, fs=fs)
             try:
-                return instance.call(payload, limits, audit_budget=audit_budget, tools=tools)
+                return instance.call(payload, limits, audit_budget=audit_budget, tools=tools,
+                                     interrupt=interrupt)
             finally:
                 instance.close()
         self.check_memory_cap(limits.memory_mb * MIB)
@@ -159,7 +162,8 @@ class GuestProgram(Closeable):
         kept = False
         try:
             faults = thread_faults()
-            outcome = instance.call(payload, limits, audit_budget=audit_budget, tools=tools)
+            outcome = instance.call(payload, limits, audit_budget=audit_budget, tools=tools,
+                                    interrupt=interrupt)
             faulted = faults is None or thread_faults() != faults
             if outcome.at_rest and outcome.host_error is None:
                 kept = self._keep(instance, reset, faulted=faulted)
@@ -270,6 +274,8 @@ class LiveInstance(Closeable):
         # No preopened directories and no environment: the guest sees no host state.
         wasi.argv = argv
         self.store.set_wasi(wasi)
+        # The run's deadline and interrupt are decided every tick (`hostcall.on_epoch`).
+        watch_epochs(self.store, on_epoch)
         self.set_memory_cap(memory_cap_bytes)
         self.memory: wasmtime.Memory | None = None
         self._entry: wasmtime.Func | None = None
@@ -285,11 +291,13 @@ class LiveInstance(Closeable):
 
     def call(
         self, payload: bytes, limits: Limits, *, audit_budget: Limits | None = None,
-        tools: ToolChannel | None = None,
+        tools: ToolChannel | None = None, interrupt: threading.Event | None = None,
     ) -> GuestOutcome:
         """Enter the guest with `payload` as its stdin under `limits` (and `audit_budget`
         until its audit answer, as `GuestProgram.run` describes), with `tools` answering
-        its tool calls; never raises for what the guest does."""
+        its tool calls; never raises for what the guest does. Setting `interrupt` (from any
+        thread) stops the guest within a tick or two, wherever it is: the outcome's trap is
+        then "interrupted"."""
         stdout = CappedOutput(limits.max_stdout_bytes, audit_answer=audit_budget is not None)
         stderr = CappedOutput(limits.max_stderr_bytes, error_channel=True)
         outcome = GuestOutcome()
@@ -303,8 +311,8 @@ class LiveInstance(Closeable):
             if self._closed:
                 raise wasmtime.WasmtimeError("the instance was closed")
             self.store.set_fuel(phases.first_fuel)
-            self.store.set_epoch_deadline(epoch_ticks(phases.first_timeout_ms))
-            _reset_run_state(payload, phases, (stdout, stderr), self.fs, tools)
+            self.store.set_epoch_deadline(epoch_deadline(phases.first_timeout_ms))
+            _reset_run_state(payload, phases, (stdout, stderr), self.fs, tools, interrupt)
             self.start()
             # Host functions use this handle with their Caller (same store) instead of
             # looking the export up on every call.
@@ -318,7 +326,7 @@ class LiveInstance(Closeable):
         finally:
             outcome.elapsed_ms = (time.perf_counter() - started) * 1000
             _measure(self.store, self.memory, phases, outcome)
-            run_state.fs = run_state.tools = None
+            run_state.fs = run_state.tools = run_state.interrupt = None
         _collect_output(outcome, stdout, stderr, started)
         if fs is not None:
             outcome.files = fs.outputs(since=outputs_before)
@@ -354,8 +362,11 @@ def _reset_run_state(
     payload: bytes, phases: _Phases, outputs: tuple[CappedOutput, CappedOutput],
     fs: MemoryFS | None = None,
     tools: ToolChannel | None = None,
+    interrupt: threading.Event | None = None,
 ) -> None:
     """This thread's run state, as the host functions read it during the run."""
+    run_state.interrupt = interrupt
+    run_state.interrupted = False
     run_state.fs = fs
     run_state.tools = tools
     user = phases.user
@@ -389,10 +400,13 @@ def _enter(entry: wasmtime.Func, store: wasmtime.Store, outcome: GuestOutcome) -
         if recorded is not None:
             outcome.trap, outcome.trap_detail = None, ""
             outcome.exit_code = recorded
-    if run_state.deadline_hit:
+    if run_state.interrupted:
+        # Seen by the host during the run (an Event set after the guest ended is not).
+        outcome.trap, outcome.trap_detail, outcome.exit_code = "interrupted", "", None
+    elif run_state.deadline_hit:
         # A host call cut short by the deadline (a sleep, a huge write): the guest may have
         # ended before the epoch trap caught up; it still timed out.
-        outcome.trap, outcome.exit_code = "deadline", None
+        outcome.trap, outcome.trap_detail, outcome.exit_code = "deadline", "", None
 
 
 def _measure(

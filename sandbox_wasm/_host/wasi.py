@@ -4,10 +4,10 @@
 - Stdio served from host memory: stdin from the run's payload, stdout and stderr captured
   within their caps (`output.CappedOutput`); descriptors beyond stdio are the filesystem
   shims' (`wasi_fs`), wired in here too.
-- Clocks, and a poll_oneoff whose sleeps never outlive the deadline; proc_exit recorded,
-  not raised.
+- Clocks, and a poll_oneoff whose sleeps never outlive the deadline and end when the run is
+  interrupted; proc_exit recorded, not raised.
 - The audit's end: the write that completes the audit answer starts the user's phase
-  (`_start_user_phase`), with its deadline in epoch ticks (`epoch_ticks`).
+  (`_start_user_phase`), with its deadline in epoch ticks (`epoch_deadline`).
 
 Every shim that takes guest memory follows the rules of `hostcall` (`wasi_shim`); fd_close
 and proc_exit do constant work. All read the run from `hostcall.run_state`.
@@ -16,14 +16,16 @@ and proc_exit do constant work. All read the run from `hostcall.run_state`.
 from __future__ import annotations
 
 import struct
+import threading
 import time
 from typing import Any
 
 import wasmtime
 
-from .calls import define_host_function
+from .calls import EPOCH_CALLBACKS, define_host_function
 from .engine import EPOCH_TICK_SECONDS
 from .hostcall import (
+    CHECK_TICKS,
     ERRNO_BADF,
     ERRNO_FAULT,
     ERRNO_INVAL,
@@ -81,8 +83,8 @@ def _poll_oneoff(
     caller: wasmtime.Caller, subs_ptr: int, events_ptr: int, count: int, nevents_ptr: int
 ) -> int:
     # Epoch deadlines are only checked in wasm code, so a guest blocked here (time.sleep,
-    # select) would outlive its deadline. This version never sleeps past the deadline; the
-    # epoch trap then fires as soon as the guest is back in wasm.
+    # select) would outlive its deadline. This version never sleeps past the deadline and
+    # wakes when the run is interrupted; the guest then traps as soon as it is back in wasm.
     if count <= 0:
         return ERRNO_INVAL
     view = GuestMemory(caller, run_state.memory)
@@ -118,7 +120,11 @@ def _poll_oneoff(
         deadline = run_state.deadline
         until = min(wake, deadline)
         if until > now_mono:
-            time.sleep(until - now_mono)
+            interrupt: threading.Event | None = run_state.interrupt
+            if interrupt is None:
+                time.sleep(until - now_mono)
+            else:
+                interrupt.wait(until - now_mono)
         # Woken by the deadline rather than the guest's clock: `wasi_shim` marks the run
         # as timed out on return, and the guest traps before it can act on the event.
         after = time.monotonic()
@@ -202,6 +208,13 @@ def epoch_ticks(timeout_ms: int) -> int:
     return -(-timeout_ms // int(EPOCH_TICK_SECONDS * 1000)) + 1
 
 
+def epoch_deadline(timeout_ms: int) -> int:
+    """The epoch deadline a run of `timeout_ms` starts with: the next look of its epoch
+    callback (`hostcall.on_epoch`, which enforces the deadline and interrupts), or without
+    callbacks the whole timeout in ticks."""
+    return CHECK_TICKS if EPOCH_CALLBACKS else epoch_ticks(timeout_ms)
+
+
 def _start_user_phase(caller: wasmtime.Caller) -> None:
     """The audit has answered: from now on the user's own deadline and fuel apply. Store's
     methods work on the Caller, which exposes the same store context."""
@@ -210,7 +223,7 @@ def _start_user_phase(caller: wasmtime.Caller) -> None:
     store: Any = caller
     run_state.audit_fuel_used = run_state.first_phase_fuel - wasmtime.Store.get_fuel(store)
     wasmtime.Store.set_fuel(store, fuel)
-    wasmtime.Store.set_epoch_deadline(store, epoch_ticks(timeout_ms))
+    wasmtime.Store.set_epoch_deadline(store, epoch_deadline(timeout_ms))
     run_state.deadline = time.monotonic() + timeout_ms / 1000
 
 

@@ -43,7 +43,13 @@ from .._request import (
     coerce_source,
     resolve_limits,
 )
-from .._sandbox import Sandbox, new_filesystem, runtime_sandbox, tool_channel
+from .._sandbox import (
+    Sandbox,
+    in_thread_cancellable,
+    new_filesystem,
+    runtime_sandbox,
+    tool_channel,
+)
 from .._tools import ToolsLike, build_tools
 from .._wire import MODE_SESSION, request_payload
 from .snapshot import (
@@ -64,8 +70,9 @@ class Session(Closeable):
     Each call is audited and runs under its own deadline and fuel; globals, imports and
     functions stay for the next call. `limits.memory_mb` caps the session's memory over its
     whole life. A call that traps is rolled back (see `on_trap`). Thread-safe: calls on one
-    session run one at a time. `runtime` picks the Python runtime ("python", the default, or
-    "python-data": numpy and pandas already imported).
+    session run one at a time; `interrupt()` (from another thread) stops the call in
+    progress, which is rolled back like a trap. `runtime` picks the Python runtime
+    ("python", the default, or "python-data": numpy and pandas already imported).
 
     Example:
         with Session(policy="balanced") as session:
@@ -118,6 +125,8 @@ class Session(Closeable):
         self.id = uuid.uuid4().hex
         self.calls = 0
         self._lock = threading.RLock()
+        #: The cancel Event of the call in progress (set by `interrupt()`).
+        self._running: threading.Event | None = None
         self._checkpoint: SessionState | None = None
         #: The checkpoint of the last call, still being taken in the background.
         self._pending: concurrent.futures.Future[SessionState] | None = None
@@ -185,6 +194,7 @@ class Session(Closeable):
         profile: TimeoutProfile | str | None = None,
         files: Mapping[str, bytes | str] | None = None,
         tools: ToolsLike | None = None,
+        cancel: threading.Event | None = None,
     ) -> ExecutionResult:
         """Audit `code` and run it in the session (its globals persist for the next call).
         `timeout_ms`, `profile` and `limits` override the session's limits for this call;
@@ -192,6 +202,10 @@ class Session(Closeable):
         replace files in) the session's /input; `result.files` holds what this call
         created or changed under /output. The session's filesystem (/tmp included) lives
         as long as the session.
+
+        `interrupt()`, or setting `cancel` (a `threading.Event`), interrupts the call: it
+        ends at once with status `interrupted` and is rolled back like a trap (the session
+        keeps the state it had before the call, and stays usable).
 
         Raises InvalidRequestError for invalid input and SessionClosedError when the
         session is closed; anything the code does is reported in the result."""
@@ -235,15 +249,35 @@ class Session(Closeable):
                     raise InvalidRequestError(str(error), field=f"files.{name}") from None
             self.calls += 1
             builder = ResultBuilder("python", effective, self._program.runtime)
-            outcome = self._instance.call(
-                payload, effective, audit_budget=audit_budget(effective.memory_mb),
-                tools=tool_channel(offered, effective),
-            )
+            self._running = cancel if cancel is not None else threading.Event()
+            try:
+                outcome = self._instance.call(
+                    payload, effective, audit_budget=audit_budget(effective.memory_mb),
+                    tools=tool_channel(offered, effective), interrupt=self._running,
+                )
+            finally:
+                self._running = None
             came_to_rest = _came_to_rest(outcome)
             result = builder.from_python_run(outcome, self.policy, offered.keys())
             session = self._after_call(came_to_rest)
             self.last_used = time.monotonic()
         return result.model_copy(update={"session": session})
+
+    async def execute_async(self, code: str | bytes, **options: object) -> ExecutionResult:
+        """`execute()` in a worker thread, so the event loop keeps running meanwhile.
+        Cancelling the task interrupts the call (rolled back); the task raises
+        CancelledError once the guest has stopped."""
+        return await in_thread_cancellable(self.execute, code, options)
+
+    def interrupt(self) -> bool:
+        """Interrupt the call in progress, from any thread: it ends within a tick or two
+        with status `interrupted` and is rolled back. Returns whether a call was running
+        (a call that starts later is not affected)."""
+        running = self._running
+        if running is None:
+            return False
+        running.set()
+        return True
 
     def _after_call(self, came_to_rest: bool) -> SessionCall:
         """Keep the state the call left (checkpointing it), or put back the one before.

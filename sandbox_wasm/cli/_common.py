@@ -8,10 +8,12 @@ import argparse
 import contextlib
 import os
 import secrets
+import signal
 import sys
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import IO, NoReturn
+from typing import IO, NoReturn, TypeVar
 
 from .._audit.policy import DEFAULT_POLICY, PRESETS, REPORT_ONLY_POLICY, AuditPolicy
 from .._errors import InvalidRequestError, SandboxError
@@ -280,6 +282,44 @@ def write_result(result: ExecutionResult, prefix: str) -> None:
             f"{finding.reason}\n"
         )
     sys.stderr.flush()
+
+
+_Result = TypeVar("_Result")
+
+
+def interruptible(call: Callable[[threading.Event], _Result]) -> tuple[_Result, bool]:
+    """`call(cancel)` with Ctrl-C setting `cancel` (a run given it stops at once, status
+    interrupted), and whether Ctrl-C was pressed. On the main thread the call runs in a
+    worker thread while this one waits, so SIGINT is handled at once and never lands in the
+    middle of the call's own bookkeeping (a session's checkpoint or rollback)."""
+    cancel = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        return call(cancel), False
+    pressed = False
+    outcome: list[_Result] = []
+    failure: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            outcome.append(call(cancel))
+        except BaseException as exc:  # raised again on the main thread
+            failure.append(exc)
+
+    def on_sigint(signum: int, frame: object) -> None:
+        nonlocal pressed
+        pressed = True
+        cancel.set()
+
+    worker = threading.Thread(target=work, name="wasm-exec-run", daemon=True)
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        worker.start()
+        worker.join()  # signal handlers run while this waits
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if failure:
+        raise failure[0]
+    return outcome[0], pressed
 
 
 def report_failure(prog: str, exc: BaseException) -> int:

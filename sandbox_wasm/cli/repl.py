@@ -23,8 +23,8 @@ expression shows its value: unlike Python's prompt, an expression inside a block
 
 Lines starting with "%" are the REPL's own commands (`%help` lists them); `exit` and `quit`
 leave, as Ctrl-D (EOF) does, with status 0. Ctrl-C drops the input being typed; during a
-call it is noted and the call runs on to its end or its deadline (a call in the sandbox
-cannot be cut short from here). History is kept in ~/.wasm_exec_history (or the file
+call it interrupts the call, which is rolled back (the session is as it was before the
+input) and the prompt comes back at once. History is kept in ~/.wasm_exec_history (or the file
 $WASM_EXEC_HISTORY names; empty: none) when readline is available.
 
 When stdin is not a terminal, its lines are read as the same REPL input, with no banner and
@@ -62,6 +62,7 @@ from ._common import (
     UsageError,
     add_limit_args,
     add_runtime_arg,
+    interruptible,
     limits_from_args,
     open_input,
     policy_from_args,
@@ -287,9 +288,12 @@ class Repl:
         source, self._lines = "\n".join(self._lines), []
         if not source.strip():
             return None
+        session = self.session
         try:
-            with _sigint_deferred() as interrupted:
-                result = self.session.execute(_displaying(source))
+            # Ctrl-C interrupts the call (rolled back); the session's bookkeeping runs on
+            # in the worker thread, out of the signal's way.
+            result, interrupted = interruptible(
+                lambda cancel: session.execute(_displaying(source), cancel=cancel))
         except SessionClosedError as exc:
             _note(f"{exc}; leaving")
             return EXIT_FAILED
@@ -297,11 +301,11 @@ class Repl:
             _note(f"error: {exc}")
             return None
         self._show(result)
-        if interrupted[0]:
+        if interrupted:
             if not self.interactive:
                 raise KeyboardInterrupt
-            _note("KeyboardInterrupt (noted when the call had ended: a call in the sandbox "
-                  "runs on to its end or its deadline)")
+            if result.status != "interrupted":  # pressed as the call was ending
+                _note("KeyboardInterrupt")
         if result.session is not None and result.session.closed:
             _note("the session is closed (on-trap close); leaving")
             return result.exit_code or EXIT_FAILED

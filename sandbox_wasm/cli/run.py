@@ -20,6 +20,7 @@ from ._common import (
     add_file_args,
     add_limit_args,
     add_runtime_arg,
+    interruptible,
     limits_from_args,
     list_output_files,
     open_input,
@@ -42,7 +43,8 @@ def _parser() -> argparse.ArgumentParser:
         "'mcp' (MCP server), 'doctor' (self-test), 'image' (bake wheels into a runtime); "
         "'wasm-exec SUBCOMMAND --help' for each. "
         "Exit status: the code's own status (0 ok, 1 error/blocked/syntax, 124 timeout or "
-        "fuel, 137 memory), 2 usage error, 70 internal or runtime error.",
+        "fuel, 137 memory, 130 interrupted by Ctrl-C), 2 usage error, 70 internal or "
+        "runtime error.",
     )
     parser.add_argument("script", nargs="?", help="Python file to run, or - for stdin")
     parser.add_argument("-V", "--version", action="store_true",
@@ -134,7 +136,9 @@ def main(argv: Sequence[str]) -> int:
         language = "javascript" if is_js else "python"
     with Sandbox(policy=policy, limits=limits, image=args.image,
                  runtime=args.runtime) as sandbox:
-        result = sandbox.execute(source, language=language, files=files or None)
+        # Ctrl-C interrupts the run: it ends at once with status interrupted (exit 130).
+        result, _ = interruptible(lambda cancel: sandbox.execute(
+            source, language=language, files=files or None, cancel=cancel))
     _print_result(result, args.json)
     _output_files(result, args)
     return result.exit_code

@@ -361,3 +361,26 @@ def test_hostile_output_names_are_skipped(
     assert [p.name for p in tmp_path.iterdir()] == ["out"]
     assert sorted(p.name for p in out.iterdir()) == ["fine.txt"]
     assert f"skipped output file {name!r}" in capsys.readouterr().err
+
+
+def test_ctrl_c_interrupts_the_run_with_exit_130() -> None:
+    """SIGINT (Ctrl-C) during a run ends it at once, status interrupted, not at its
+    20 s deadline."""
+    import signal
+    import time
+
+    child = subprocess.Popen(
+        [sys.executable, "-m", "sandbox_wasm", "-c", "while True: pass",
+         "--timeout-ms", "20000"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+    )
+    try:
+        time.sleep(1)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        _, stderr = child.communicate(timeout=60)
+        assert time.monotonic() - sent < 10
+    finally:
+        child.kill()
+    assert child.returncode == 130, stderr
+    assert "interrupted" in stderr and "panic" not in stderr

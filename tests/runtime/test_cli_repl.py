@@ -149,7 +149,7 @@ def test_usage_errors_exit_2_with_one_line(args: list[str], fragment: str) -> No
 # is a SIGINT) and becomes the REPL.
 _ON_TERMINAL = (
     "import os, sys; os.login_tty(int(sys.argv[1])); "
-    "os.execv(sys.executable, [sys.executable, '-m', 'sandbox_wasm', 'repl'])"
+    "os.execv(sys.executable, [sys.executable, '-m', 'sandbox_wasm', 'repl', *sys.argv[2:]])"
 )
 
 
@@ -202,3 +202,45 @@ def test_on_a_terminal(tmp_path: Path) -> None:
         child.kill()
         os.close(master)
     assert "return a + 1" in history.read_text()
+
+
+def test_ctrl_c_interrupts_a_call_and_the_session_stays() -> None:
+    """Ctrl-C during a call stops it at once (not at its 20 s deadline): the call is rolled
+    back, the prompt comes back, and the session still holds what came before."""
+    pty = pytest.importorskip("pty")
+    master, slave = pty.openpty()
+    child = subprocess.Popen(
+        [sys.executable, "-c", _ON_TERMINAL, str(slave), "--timeout-ms", "20000"],
+        pass_fds=(slave,), cwd=ROOT, env={**os.environ, "WASM_EXEC_HISTORY": ""},
+    )
+    os.close(slave)
+    seen = ""
+
+    def expect(text: str, within: float = 60) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + within
+        while text not in seen:
+            assert time.monotonic() < deadline, f"{text!r} never came; got {seen!r}"
+            if select.select([master], [], [], 0.2)[0]:
+                seen += os.read(master, 4096).decode(errors="replace")
+        seen = seen[seen.index(text) + len(text):]
+
+    try:
+        expect(">>> ")
+        os.write(master, b"x = 5\r")
+        expect(">>> ")
+        os.write(master, b"while True: x = 6\r\r")
+        expect("... ")
+        time.sleep(1)  # the call is running
+        os.write(master, b"\x03")
+        expect("interrupted", within=10)
+        expect("rolled back", within=10)
+        expect(">>> ", within=10)
+        os.write(master, b"x\r")
+        expect("5")
+        expect(">>> ")
+        os.write(master, b"\x04")
+        assert child.wait(timeout=60) == 0
+    finally:
+        child.kill()
+        os.close(master)
