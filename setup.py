@@ -17,7 +17,8 @@ HERE = Path(__file__).resolve().parent
 RECIPE_FILES = [
     # The recipe (the stages' keys cover these files) and its installer.
     *(f"scripts/cpython_wasi/{name}" for name in (
-        "build.sh", "build.py", "data_stack.py", "sandbox_entry.c", "stdlib_finder.py",
+        "build.sh", "build.py", "data_stack.py", "plot_stack.py", "sandbox_entry.c",
+        "stdlib_finder.py",
         "make_stdlib_blob.py", "install.py",
     )),
     # The data runtime's patches, compiler wrapper and tables (kept in _recipe/data/).

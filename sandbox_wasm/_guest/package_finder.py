@@ -286,6 +286,192 @@ def install(config, root=INIT_ROOT):
         if type(existing).__name__ == "StdlibFinder":
             index = position + 1
     sys.meta_path.insert(index, finder)
+    _install_file_view(finder)
     for name in config["preload"]:
         __import__(name)
     return finder
+
+
+def _install_file_view(finder):
+    """The packages' data files, readable at their installed paths (read-only), as in a
+    normal installation: `open()`, `os.stat`, `os.listdir`, `os.scandir` (so `os.walk`,
+    `os.path.exists`, `pathlib` and `glob` too) answer for paths below SITE from memory;
+    every other path goes to the real calls unchanged. matplotlib reads its matplotlibrc,
+    styles and fonts (FreeType through `io.open`) this way; pytz its zone files."""
+    import builtins
+    import errno
+    import glob
+    import io
+    import os
+    import stat
+
+    data = finder._data
+    prefix = SITE + "/"
+    # directory -> {name: is a directory}
+    entries = {SITE: {}}
+    for path in sorted(data):
+        child, is_dir = path, False
+        while child != SITE:
+            parent, name = child.rsplit("/", 1)
+            known = parent in entries
+            entries.setdefault(parent, {})[name] = is_dir
+            if known:
+                break
+            child, is_dir = parent, True
+    real = {"open": io.open, "stat": os.stat, "lstat": os.lstat, "listdir": os.listdir,
+            "scandir": os.scandir}
+
+    def key(path):
+        if isinstance(path, int):
+            return None
+        try:
+            path = os.fspath(path)
+        except TypeError:
+            return None
+        if isinstance(path, bytes):
+            path = os.fsdecode(path)
+        if not path.startswith(SITE):
+            return None
+        path = os.path.normpath(path)
+        return path if path == SITE or path.startswith(prefix) else None
+
+    def missing(path):
+        return FileNotFoundError(errno.ENOENT, "No such file or directory", path)
+
+    def view_open(file, mode="r", buffering=-1, encoding=None, errors=None, newline=None,
+                  closefd=True, opener=None):
+        path = key(file)
+        if path is None:
+            return real["open"](file, mode, buffering, encoding, errors, newline, closefd,
+                                opener)
+        if path in entries:
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
+        if path not in data:
+            raise missing(path)
+        if set(mode) - set("rbt"):
+            raise OSError(errno.EROFS, "Read-only file system", path)
+        raw = _PackageFile(data[path])
+        raw.name = file if isinstance(file, (str, bytes)) else os.fspath(file)
+        if "b" in mode:
+            return raw
+        return io.TextIOWrapper(raw, encoding=encoding or "utf-8", errors=errors,
+                                newline=newline)
+
+    def result(path):
+        if path in entries:
+            mode, size = stat.S_IFDIR | 0o555, 0
+        elif path in data:
+            mode, size = stat.S_IFREG | 0o444, len(data[path])
+        else:
+            raise missing(path)
+        return os.stat_result((mode, 0, 0, 1, 0, 0, size, 0, 0, 0))
+
+    def view_stat(path, *, dir_fd=None, follow_symlinks=True):
+        found = key(path) if dir_fd is None else None
+        if found is None:
+            return real["stat"](path, dir_fd=dir_fd, follow_symlinks=follow_symlinks)
+        return result(found)
+
+    def view_lstat(path, *, dir_fd=None):
+        found = key(path) if dir_fd is None else None
+        if found is None:
+            return real["lstat"](path, dir_fd=dir_fd)
+        return result(found)
+
+    def children(path):
+        if path not in entries:
+            if path in data:
+                raise NotADirectoryError(errno.ENOTDIR, "Not a directory", path)
+            raise missing(path)
+        return entries[path]
+
+    def view_listdir(path="."):
+        found = key(path)
+        if found is None:
+            return real["listdir"](path)
+        return sorted(children(found))
+
+    def view_scandir(path="."):
+        found = key(path)
+        if found is None:
+            return real["scandir"](path)
+        base = os.fspath(path)
+        return _Scandir([_DirEntry(name, os.path.join(base, name), is_dir, result)
+                         for name, is_dir in sorted(children(found).items())])
+
+    global _PackageFile
+    _PackageFile = _package_file_class()
+    io.open = builtins.open = view_open
+    os.stat, os.lstat, os.listdir, os.scandir = view_stat, view_lstat, view_listdir, view_scandir
+    # glob's globber (pathlib.Path.glob) bound os.lstat and os.scandir when it was defined.
+    glob._StringGlobber.lstat = staticmethod(view_lstat)
+    glob._StringGlobber.scandir = staticmethod(view_scandir)
+
+
+def _package_file_class():
+    import io
+
+    class PackageFile(io.BytesIO):
+        """A package file opened for reading: its bytes, with the `name` (and `mode`)
+        a file object opened by path has (FreeType's reader asks for it)."""
+
+        mode = "rb"
+
+    return PackageFile
+
+
+class _Scandir:
+    """What os.scandir returns: an iterator and a context manager."""
+
+    def __init__(self, items):
+        self._items = iter(items)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self._items)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        self._items = iter(())
+
+
+class _DirEntry:
+    """os.DirEntry of a package directory."""
+
+    __slots__ = ("name", "path", "_is_dir", "_result")
+
+    def __init__(self, name, path, is_dir, result):
+        self.name, self.path, self._is_dir, self._result = name, path, is_dir, result
+
+    def __repr__(self):
+        return f"<DirEntry {self.name!r}>"
+
+    def __fspath__(self):
+        return self.path
+
+    def is_dir(self, *, follow_symlinks=True):
+        return self._is_dir
+
+    def is_file(self, *, follow_symlinks=True):
+        return not self._is_dir
+
+    def is_symlink(self):
+        return False
+
+    def is_junction(self):
+        return False
+
+    def inode(self):
+        return 0
+
+    def stat(self, *, follow_symlinks=True):
+        import os
+
+        return self._result(os.path.normpath(self.path))

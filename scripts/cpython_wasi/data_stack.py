@@ -160,6 +160,10 @@ LLVM = {"clang": "clang-19", "clang++": "clang++-19", "ar": "llvm-ar-19", "nm": 
 
 # --------------------------------------------------------------------------- build knobs
 STAGES = ["cxx", "numpy", "pandas", "data-link", "data-site"]
+#: The stages whose extension modules data-link links (ext/extensions.json each), and the
+#: C library stages they link: plot_stack.py's.
+EXT_STAGES = ("numpy", "pandas", "pillow", "kiwisolver", "contourpy", "matplotlib")
+LIB_STAGES = ("freetype", "qhull", "libjpeg")
 EXT_SUFFIX = f".cpython-{build.PY_MINOR.replace('.', '')}-wasm32-wasi.so"
 C_ARGS = [build.WASM_OPT, "-DNDEBUG"]
 # -fexceptions: numpy's C++ uses throw/try; the wasm backend lowers invokes to plain calls
@@ -179,10 +183,11 @@ PANDAS_MESON_OPTIONS = ["--buildtype=release", "-Db_ndebug=if-release",
                         "-Dpython.bytecompile=-1"]
 # numpy's test-only extension modules are not linked (their tests are not shipped either).
 LINK_EXCLUDE = re.compile(r"_tests$|^numpy\._core\._simd$")
-# Of python-data-sandbox.wasm: the 8 MiB stack + its static data, 14,350,128 bytes in all
-# with numpy 2.4.6 and pandas 3.0.6 (wasm-ld says how much is needed when this is too
-# small; the lean runtime needs ~11.5 MB). The snapshot's memory is what the init run used.
-DATA_INITIAL_MEMORY = 14 * 1024 * 1024
+# Of python-data-sandbox.wasm: the 8 MiB stack + its static data, 14,691,696 bytes in all
+# with numpy 2.4.6, pandas 3.0.6 and the plotting stack (14,350,128 without it; wasm-ld says
+# how much is needed when this is too small; the lean runtime needs ~11.5 MB). The
+# snapshot's memory is what the init run used.
+DATA_INITIAL_MEMORY = 15 * 1024 * 1024
 REACTOR_EXPORTS = ["-Wl,--export=sandbox_init", "-Wl,--export=sandbox_resume"]
 # As the lean reactor (build.SANDBOX_MK): deterministic entropy and clock during the init.
 REACTOR_WRAPS = ["-Wl,--wrap=__wasi_random_get", "-Wl,--wrap=__wasi_clock_time_get"]
@@ -669,15 +674,22 @@ def linked_modules(ctx: build.Ctx) -> tuple[list[dict], list[Path]]:
     """The extension modules to link (numpy's and pandas' but the test modules), with the
     absolute paths of their archives, and the static libraries they need."""
     modules, libs = [], []
-    for stage in ("numpy", "pandas"):
+    for stage in EXT_STAGES:
         out = data_dir(ctx, stage)
         for m in json.loads((out / "ext" / "extensions.json").read_text()):
             if LINK_EXCLUDE.search(m["name"]):
                 continue
             modules.append({**m, "archive": out / m["archive"]})
             for lib in m["libraries"]:
-                if out / lib not in libs:
-                    libs.append(out / lib)
+                # `@<stage>/<path>`: a C library another stage built (FreeType serves both
+                # matplotlib and Pillow: linked once).
+                if lib.startswith("@"):
+                    owner, _, rel = lib[1:].partition("/")
+                    path = data_dir(ctx, owner) / rel
+                else:
+                    path = out / lib
+                if path not in libs:
+                    libs.append(path)
     modules.sort(key=lambda m: m["name"])
     for field in ("name", "init"):
         values = [m[field] for m in modules]
@@ -849,12 +861,13 @@ def data_link(ctx: build.Ctx, out: Path, *, reactor: bool) -> Path:
 
 def thinlto_cache_dir(ctx: build.Ctx) -> Path:
     """Thin-LTO cache of the data links (content-addressed by LLVM: reusing it never changes
-    the output). Kept across reruns of the stage: a relink takes seconds instead of ~10 min."""
-    return data_dir(ctx, "data-link") / "thinlto-cache"
+    the output). Shared by every key of the stage (a new package changes data-link's key,
+    not libpython's bitcode): a relink takes a minute or two instead of ~10 min."""
+    return ctx.cache / "thinlto-data"
 
 
 def stage_data_link(ctx: build.Ctx) -> None:
-    out = fresh_dir(ctx, "data-link", keep=("thinlto-cache",))
+    out = fresh_dir(ctx, "data-link")
     wasm = data_link(ctx, out, reactor=True)
     exports = wasm_exports(wasm)
     if not {"sandbox_init", "sandbox_resume", "memory"} <= set(exports):
@@ -1004,6 +1017,7 @@ def stage_data_site(ctx: build.Ctx) -> None:
         check_pinned(f"input {spec['file']}", data_input_path(ctx, key), spec["sha256"])
         shutil.copyfile(data_input_path(ctx, key), wheels / spec["file"])
         listing.append({"name": key, "file": spec["file"]})
+    listing += plot_stack.plot_site_wheels(ctx, wheels)
     for item in listing:
         path = wheels / item["file"]
         item.update(sha256=sha256_file(path), size=path.stat().st_size)
@@ -1011,12 +1025,20 @@ def stage_data_site(ctx: build.Ctx) -> None:
     (out / "wheels.json").write_text(json.dumps(listing, indent=1) + "\n")
 
 
+# The plotting stack's stages (matplotlib, Pillow, their C libraries): linked and shipped by
+# data-link and data-site below. Imported here, once every helper it uses is defined.
+import plot_stack  # noqa: E402
+
+DATA_INPUTS.update(plot_stack.PLOT_INPUTS)
+STAGES[STAGES.index("data-link"):STAGES.index("data-link")] = plot_stack.STAGES
+
 STAGE_FUNCS = {
     "cxx": stage_cxx,
     "numpy": stage_numpy,
     "pandas": stage_pandas,
     "data-link": stage_data_link,
     "data-site": stage_data_site,
+    **{name: spec["func"] for name, spec in plot_stack.STAGE_SPECS.items()},
 }
 
 
@@ -1049,8 +1071,9 @@ STAGE_SPECS = {
         helpers=(fresh_dir, tool_env, unpack_sdist, meson_build, site_packages,
                  collect_extensions, copy_archive, mangle),
         settings=lambda: [PANDAS_MESON_OPTIONS, EXT_SUFFIX], pins=DATA_INPUTS),
+    **plot_stack.STAGE_SPECS,
     "data-link": dict(
-        func=stage_data_link, needs=("sdk", "cross", "cxx", "numpy", "pandas"),
+        func=stage_data_link, needs=("sdk", "cross", "cxx", *EXT_STAGES, *LIB_STAGES),
         files=("sandbox_entry.c", "data/dup_allow.txt"),
         helpers=(fresh_dir, data_link, cross_link_vars, linked_modules, write_inittab,
                  load_allow_list, global_definitions, check_duplicates, leak_needles,
@@ -1060,14 +1083,17 @@ STAGE_SPECS = {
                           _build_settings()],
         pins=DATA_INPUTS),
     "data-site": dict(
-        func=stage_data_site, needs=("numpy", "pandas"),
-        inputs=("python-dateutil", "six", "tzdata"),
+        func=stage_data_site, needs=("numpy", "pandas", *plot_stack.SITE_PACKAGES),
+        inputs=("python-dateutil", "six", "tzdata", *plot_stack.SDIST_WHEELS,
+                *plot_stack.PURE_WHEELS),
         files=tuple(f"data/{p.name}" for p in sorted(DATA.glob("site-*.patch"))),
         helpers=(fresh_dir, site_packages, site_files, apply_site_patches, license_files,
-                 record_hash, write_wheel, leak_needles, check_no_leaks),
+                 record_hash, write_wheel, leak_needles, check_no_leaks,
+                 plot_stack.plot_site_wheels, plot_stack.tempfile_dir),
         settings=lambda: [SITE_DROP_DIRS, SITE_DROP_PATHS, SITE_DROP_SUFFIXES, WHEEL_DATE,
                           WHEEL_TAG, WHEEL_GENERATOR, BUILTINS_FILE, LINK_EXCLUDE.pattern,
-                          NUMPY_VERSION, PANDAS_VERSION],
+                          NUMPY_VERSION, PANDAS_VERSION, plot_stack.SITE_PACKAGES,
+                          plot_stack.PLOT_SITE_DROP, plot_stack.SDIST_WHEELS],
         pins=DATA_INPUTS),
 }
 

@@ -312,3 +312,48 @@ def test_an_image_builds_on_the_data_runtime(tmp_path: Path) -> None:
             "print(tabulate(pd.DataFrame({'a': [1, 2]}), headers='keys', tablefmt='github'))")
     assert result.status == "succeeded", result.stderr
     assert result.stdout == "True True\n|    |   a |\n|----|-----|\n|  0 |   1 |\n|  1 |   2 |\n"
+
+
+# ----------------------------------------------------------------------- plotting stack
+def test_a_line_chart_comes_back_as_a_png_of_the_figure_s_size(data_box: sw.Sandbox) -> None:
+    """matplotlib (Agg, pre-imported in the snapshot) draws text with its DejaVu fonts, read
+    from the runtime's memory; the PNG decodes natively at the size asked for."""
+    result = data_box.execute(
+        "import sys\n"
+        "print('matplotlib.pyplot' in sys.modules)\n"
+        "import matplotlib; matplotlib.use('Agg'); import matplotlib.pyplot as plt\n"
+        "fig, ax = plt.subplots(figsize=(4, 3), dpi=50)\n"
+        "ax.plot([1, 2, 3], label='sales'); ax.set_title('Title'); ax.legend()\n"
+        "fig.savefig('/output/a.png')\n"
+        "print(matplotlib.__version__, matplotlib.get_backend())\n")
+    assert result.status == "succeeded", result.stderr
+    assert result.stdout == "True\n3.10.9 Agg\n"
+    png = result.files["a.png"]
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    assert (width, height) == (200, 150)
+    pil = pytest.importorskip("PIL.Image")
+    with pil.open(io.BytesIO(png)) as image:
+        image.load()
+        assert image.size == (200, 150)
+        assert len(image.getcolors(maxcolors=100_000) or []) > 10  # lines and text drawn
+
+
+def test_seaborn_pillow_and_the_everyday_packages(data_box: sw.Sandbox) -> None:
+    result = data_box.execute(
+        "import seaborn as sns, pandas as pd, matplotlib.pyplot as plt\n"
+        "df = pd.DataFrame({'g': list('aabbcc'), 'y': [2, 4, 3, 5, 7, 6]})\n"
+        "sns.barplot(data=df, x='g', y='y'); plt.savefig('/output/s.png', dpi=40)\n"
+        "from PIL import Image\n"
+        "im = Image.new('RGB', (64, 32), 'red').resize((32, 16)); im.save('/output/p.png')\n"
+        "im.save('/output/p.jpg'); print(Image.open('/output/p.jpg').size)\n"
+        "import tabulate, jinja2, yaml, bs4, openpyxl, pytz, io\n"
+        "print(tabulate.tabulate([[1, 2]], headers=['a', 'b'], tablefmt='plain'))\n"
+        "print(jinja2.Template('Hi {{ n }}').render(n='x'), yaml.safe_load('a: [1]'))\n"
+        "print(bs4.BeautifulSoup('<p><b>b</b></p>', 'html.parser').b.text)\n"
+        "wb = openpyxl.Workbook(); wb.active['A1'] = 42; buf = io.BytesIO(); wb.save(buf)\n"
+        "print(openpyxl.load_workbook(buf).active['A1'].value, pytz.timezone('Europe/Paris'))\n")
+    assert result.status == "succeeded", result.stderr
+    assert result.stdout == ("(32, 16)\n  a    b\n  1    2\nHi x {'a': [1]}\nb\n42 Europe/Paris\n")
+    assert result.files["s.png"].startswith(b"\x89PNG")
+    assert result.files["p.png"][16:24] == (32).to_bytes(4, "big") + (16).to_bytes(4, "big")
