@@ -4,14 +4,16 @@ against native numpy/pandas of the same versions, in one run.
     .venv/bin/python benchmarks/data_runtime.py [--quick] [--native PYTHON]
 
 - fresh-run latency (p50/p95 of whole `execute()` calls, instance reuse on as in production):
-  `print('hi')` on both runtimes, and the issue's pandas one-liner on the data runtime;
+  `print('hi')` on both runtimes, and on the data runtime issue 30's pandas one-liner and
+  issue 31's line chart saved to PNG;
 - data work timed inside one execution (best of several repetitions, fuel and epoch
   interruption on) and the same code timed natively: a 100k-row groupby/aggregate, a
-  300x300 matmul + solve, a CSV round trip; ratio = sandbox / native;
+  300x300 matmul + solve, a line chart to PNG, a CSV round trip; ratio = sandbox / native;
 - the data runtime's snapshot size, memory floor, and the host memory an idle session holds.
 
-The native baseline is an interpreter with numpy 2.4.6 and pandas 3.0.6 (--native; default:
-the data corpus's recording venv, tests/runtime/data_corpus/record.py makes it). Prints a table and
+The native baseline is an interpreter with numpy 2.4.6, pandas 3.0.6 and matplotlib 3.10.9
+(--native; default: the data corpus's recording venv, tests/runtime/data_corpus/record.py makes
+it). Prints a table and
 writes benchmarks/results/data_runtime.json.
 """
 
@@ -33,6 +35,12 @@ HERE = Path(__file__).resolve().parent
 DEFAULT_NATIVE = Path.home() / ".cache" / "sandbox-wasm" / "data-corpus-venv" / "bin" / "python"
 PANDAS_ONE_LINER = ("import pandas as pd; "
                     "print(pd.DataFrame({'a': [1, 2]}).sum().to_dict())")
+#: Issue 31's chart: a line chart drawn and saved as a PNG (Agg), as model code does.
+LINE_CHART = (
+    "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
+    "fig, ax = plt.subplots(figsize=(4, 3))\n"
+    "ax.plot([1, 2, 3, 4], [3, 1, 4, 1], label='sales'); ax.set_title('Sales')\n"
+    "ax.set_xlabel('month'); ax.legend()\nfig.savefig('chart.png'); plt.close(fig)\n")
 
 CASES: dict[str, str] = {
     "groupby 100k rows": (
@@ -49,6 +57,14 @@ CASES: dict[str, str] = {
         "A = rng.random((300, 300)); B = rng.random((300, 300)); b = rng.random(300)\n"
         "def work():\n"
         "    np.linalg.solve(A @ B + np.eye(300) * 300, b)\n"
+    ),
+    "line chart to PNG": (
+        "import io, matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
+        "def work():\n"
+        "    fig, ax = plt.subplots(figsize=(4, 3))\n"
+        "    ax.plot([1, 2, 3, 4], [3, 1, 4, 1], label='sales'); ax.set_title('Sales')\n"
+        "    ax.set_xlabel('month'); ax.legend()\n"
+        "    fig.savefig(io.BytesIO(), format='png'); plt.close(fig)\n"
     ),
     "csv round trip 20k rows": (
         "import io, numpy as np, pandas as pd\n"
@@ -112,6 +128,7 @@ def main() -> int:
             "lean print('hi')": latency(lean, "print('hi')", samples),
             "data print('hi')": latency(data, "print('hi')", samples),
             "data pandas one-liner": latency(data, PANDAS_ONE_LINER, samples),
+            "data line chart to PNG": latency(data, LINE_CHART, max(20, samples // 10)),
         }
         work = {}
         for name, case in CASES.items():

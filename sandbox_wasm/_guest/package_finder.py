@@ -289,7 +289,27 @@ def install(config, root=INIT_ROOT):
     _install_file_view(finder)
     for name in config["preload"]:
         __import__(name)
+    if "matplotlib.pyplot" in config["preload"]:
+        _warm_matplotlib()
     return finder
+
+
+def _warm_matplotlib():
+    """Draw one small chart to PNG in memory, once, in the snapshot: pyplot's backend, the
+    default font, its glyph and text-layout caches and the PNG writer are then loaded in
+    every run (a run's first chart took ~2x longer without it). Deterministic, as the
+    snapshot must be: nothing of the clock or randomness reaches the figure."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(2, 1.5))
+    axes.plot([0, 1, 2], [2, 0, 1], label="a")
+    axes.set_title("warm-up 0123456789")
+    axes.set_xlabel("x")
+    axes.legend()
+    figure.savefig(io.BytesIO(), format="png")
+    plt.close(figure)
 
 
 def _install_file_view(finder):
@@ -445,7 +465,7 @@ class _Scandir:
 class _DirEntry:
     """os.DirEntry of a package directory."""
 
-    __slots__ = ("name", "path", "_is_dir", "_result")
+    __slots__ = ("_is_dir", "_result", "name", "path")
 
     def __init__(self, name, path, is_dir, result):
         self.name, self.path, self._is_dir, self._result = name, path, is_dir, result

@@ -31,8 +31,9 @@ import shutil
 import sys
 from pathlib import Path
 
-import build
 import data_stack as ds
+
+import build
 from build import BuildError, log, run
 
 HERE = Path(__file__).resolve().parent
@@ -447,7 +448,7 @@ def stage_pillow(ctx: build.Ctx) -> None:
     shutil.rmtree(out / "obj")
 
 
-def PILLOW_LIB_IMAGING(src: Path) -> set[str]:  # noqa: N802 - reads setup.py's constant
+def PILLOW_LIB_IMAGING(src: Path) -> set[str]:
     """setup.py's _LIB_IMAGING tuple (the libImaging files the extension compiles)."""
     text = (src / "setup.py").read_text()
     start = text.index("_LIB_IMAGING = (")
@@ -640,7 +641,7 @@ def plot_site_wheels(ctx: build.Ctx, wheels: Path) -> list[dict]:
     return listing
 
 
-class tempfile_dir:  # noqa: N801 - a context manager, used like tempfile.TemporaryDirectory
+class tempfile_dir:
     """A scratch directory below `parent`, removed afterwards."""
 
     def __init__(self, parent: Path) -> None:

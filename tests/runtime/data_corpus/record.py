@@ -46,6 +46,7 @@ SANDBOX_DIRS = re.compile(r"""(?<=["'])/(input|output)(?=["'/])""")
 PINS = [
     "numpy==2.4.6",
     "pandas==3.0.6",
+    "matplotlib==3.10.9",  # benchmarks/data_runtime.py's native chart
     "python-dateutil==2.9.0.post0",
     "six==1.17.0",
     "tzdata==2026.6",
