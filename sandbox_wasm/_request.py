@@ -4,7 +4,9 @@ before anything runs. Every refusal is an `InvalidRequestError` naming its field
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Mapping
+from typing import IO, TypeAlias
 
 from pydantic import ValidationError
 
@@ -65,11 +67,18 @@ MAX_INPUT_DEPTH = 16
 MAX_NAME_BYTES = 255
 
 
+#: What an input file may be given as: its bytes or text, a path of the host's, or an open
+#: file (read when the request is made).
+FileContent: TypeAlias = (
+    "bytes | bytearray | memoryview | str | os.PathLike[str] | IO[bytes] | IO[str]")
+
+
 def coerce_files(
-    files: Mapping[str, bytes | bytearray | memoryview | str] | None, max_bytes: int,
+    files: Mapping[str, FileContent] | None, max_bytes: int,
 ) -> dict[str, bytes]:
     """Validate input files: relative names of plain components (no `.`, `..`, empty parts,
-    NUL or backslash), bytes or UTF-8 text, at most MAX_INPUT_FILES and `max_bytes` in all.
+    NUL or backslash); bytes, UTF-8 text, a host path or an open file (binary or text); at
+    most MAX_INPUT_FILES and `max_bytes` in all.
     Each refusal names the file ("files.<name>")."""
     if files is None:
         return {}
@@ -86,13 +95,7 @@ def coerce_files(
         if not isinstance(name, str):
             raise InvalidRequestError(f"file name {name!r} is not a string", field="files")
         _check_file_name(name, where)
-        if isinstance(data, str):
-            data = data.encode("utf-8", "surrogatepass")
-        elif isinstance(data, (bytearray, memoryview)):
-            data = bytes(data)
-        if not isinstance(data, bytes):
-            raise InvalidRequestError(
-                f"file {name!r} must be bytes or str, not {type(data).__name__}", field=where)
+        data = _file_content(name, data, max_bytes - total, where)
         total += len(data)
         if total > max_bytes:
             raise InvalidRequestError(
@@ -100,6 +103,35 @@ def coerce_files(
         checked[name] = data
     _check_no_file_under_file(checked)
     return checked
+
+
+def _file_content(name: str, data: object, room: int, where: str) -> bytes:
+    """An input file's bytes from what the caller gave: bytes (or a buffer), text (UTF-8), a
+    path of the host's (the caller's own file, read here) or an open file; at most `room`
+    + 1 bytes are read, so an oversized file is refused without reading it all."""
+    if isinstance(data, str):
+        return data.encode("utf-8", "surrogatepass")
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        return bytes(data)
+    if isinstance(data, os.PathLike):
+        try:
+            with open(data, "rb") as handle:
+                return handle.read(room + 1)
+        except OSError as exc:
+            raise InvalidRequestError(f"file {name!r}: cannot read {os.fspath(data)!r} "
+                                      f"({exc.strerror})", field=where) from None
+    read = getattr(data, "read", None)
+    if callable(read):
+        content = read(room + 1)
+        if isinstance(content, str):
+            return content.encode("utf-8", "surrogatepass")
+        if isinstance(content, (bytes, bytearray, memoryview)):
+            return bytes(content)
+        raise InvalidRequestError(f"file {name!r}: its read() gave "
+                                  f"{type(content).__name__}, not bytes", field=where)
+    raise InvalidRequestError(
+        f"file {name!r} must be bytes or str (or a path, or an open file), not "
+        f"{type(data).__name__}", field=where)
 
 
 def _check_file_name(name: str, where: str) -> None:

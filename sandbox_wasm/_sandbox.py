@@ -38,6 +38,7 @@ from ._models import (
 )
 from ._outcome import ResultBuilder, runtime_info
 from ._request import (
+    FileContent,
     audit_budget,
     check_language,
     coerce_files,
@@ -230,7 +231,7 @@ class Sandbox(Closeable):
         limits: Limits | Mapping[str, object] | None = None,
         profile: TimeoutProfile | str | None = None,
         policy: PolicyLike | None = None,
-        files: Mapping[str, bytes | str] | None = None,
+        files: Mapping[str, FileContent] | None = None,
         tools: ToolsLike | None = None,
         cancel: threading.Event | None = None,
     ) -> ExecutionResult:
@@ -438,7 +439,7 @@ def execute(
     limits: Limits | Mapping[str, object] | None = None,
     profile: TimeoutProfile | str | None = None,
     policy: PolicyLike | None = None,
-    files: Mapping[str, bytes | str] | None = None,
+    files: Mapping[str, FileContent] | None = None,
     runtime: str | None = None,
     image: Path | str | None = None,
     tools: ToolsLike | None = None,

@@ -37,6 +37,7 @@ from .._lifetime import Closeable
 from .._models import MIB, ExecutionResult, Limits, SessionCall, TimeoutProfile
 from .._outcome import ResultBuilder
 from .._request import (
+    FileContent,
     audit_budget,
     check_language,
     coerce_files,
@@ -192,7 +193,7 @@ class Session(Closeable):
         timeout_ms: int | None = None,
         limits: Limits | Mapping[str, object] | None = None,
         profile: TimeoutProfile | str | None = None,
-        files: Mapping[str, bytes | str] | None = None,
+        files: Mapping[str, FileContent] | None = None,
         tools: ToolsLike | None = None,
         cancel: threading.Event | None = None,
     ) -> ExecutionResult:

@@ -204,6 +204,24 @@ def test_bad_input_values_are_refused(box: sw.Sandbox) -> None:
     assert error.value.field == "files.a"
 
 
+def test_input_files_given_as_paths_and_open_files(box: sw.Sandbox, tmp_path: Path) -> None:
+    on_disk = tmp_path / "prices.csv"
+    on_disk.write_bytes(b"a,1\n")
+    with open(on_disk, "rb") as binary, open(on_disk, encoding="utf-8") as text:
+        result = box.execute(
+            "import os\nprint(sorted(os.listdir('/input')), open('/input/t.csv').read())",
+            files={"p.csv": on_disk, "b.csv": binary, "t.csv": text, "s.txt": "s"})
+    assert result.status == "succeeded", result.stderr
+    assert result.stdout == "['b.csv', 'p.csv', 's.txt', 't.csv'] a,1\n\n"
+    with pytest.raises(sw.InvalidRequestError, match="cannot read") as error:
+        box.execute("pass", files={"gone.csv": tmp_path / "missing.csv"})
+    assert error.value.field == "files.gone.csv"
+    big = tmp_path / "big.bin"
+    big.write_bytes(b"x" * 5000)
+    with pytest.raises(sw.InvalidRequestError, match="over the limit"):
+        box.execute("pass", files={"big.bin": big}, limits={"max_input_bytes": 1000})
+
+
 def test_javascript_refuses_files() -> None:
     with sw.Sandbox() as box, pytest.raises(sw.InvalidRequestError,
                                             match="files are for Python") as error:
