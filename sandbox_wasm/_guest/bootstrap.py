@@ -1341,6 +1341,11 @@ def _install_init_packages(_sys=sys):
     exec(compile(source, "<sandbox_packages>", "exec", dont_inherit=True), module.__dict__)
     config = loads(config_bytes)
     module.install(config)
+    # The packages' file view replaced builtins.open (their data files, read-only, at their
+    # installed paths): the builtins user code runs with, made before, take it too.
+    user_builtins = _USER_BUILTINS["module"]
+    if user_builtins is not None:
+        user_builtins.open = builtins.open
     # A preloaded package that drew from `random` here spent the trap that reseeds it at its
     # first use in a run: set it again, or every run would repeat one sequence.
     random = _sys.modules["random"]
