@@ -5,12 +5,13 @@ and however often; `closed` says whether it was called; a `with` block closes on
 
 from __future__ import annotations
 
+import abc
 import contextlib
 from types import TracebackType
 from typing import Any, Self
 
 
-class Closeable:
+class Closeable(abc.ABC):
     """A subclass implements `_release()` (called once, by the first `close()`), and may
     give the lock under which its other methods read `closed` (`_lifetime_lock`), so that
     nothing new starts once `close()` has begun."""
@@ -20,8 +21,9 @@ class Closeable:
     def _lifetime_lock(self) -> contextlib.AbstractContextManager[Any]:
         return contextlib.nullcontext()
 
+    @abc.abstractmethod
     def _release(self) -> None:
-        raise NotImplementedError
+        """Free what the object holds (called once, by the first `close()`)."""
 
     def close(self) -> None:
         """Release what this object holds. Idempotent and thread-safe."""
