@@ -284,6 +284,31 @@ class SessionCall(ResultModel):
     memory_bytes: int = 0
 
 
+class OutputChunk(ResultModel):
+    """A piece of the code's output as it was written (`Sandbox.stream`, `on_output=`):
+    stdout and stderr in the order the code wrote them, within their caps (the result's
+    `stdout`/`stderr` hold the same text)."""
+
+    stream: Literal["stdout", "stderr"]
+    text: str
+
+
+class ExpressionValue(ResultModel):
+    """The value of the code's last statement when it is an expression (as a notebook cell
+    or the REPL shows it; a value of None is not reported)."""
+
+    #: The value's type (`int`, `pandas.DataFrame`).
+    type: str
+    #: `repr(value)`, cut to 10,000 characters.
+    repr: str
+    repr_truncated: bool = False
+    #: The value itself when it is JSON (dict, list, str, number, bool) of at most 64 KiB.
+    json_value: object | None = None
+    #: Why a dict, list, str or number is not given as `json_value` (not representable as
+    #: JSON, or too large); None otherwise.
+    json_error: str | None = None
+
+
 class ExecutionResult(ResultModel):
     """The structured outcome of one execution; JSON-serialisable (`files` as base64)."""
 
@@ -318,6 +343,9 @@ class ExecutionResult(ResultModel):
     tool_calls: list[ToolCall] = Field(default_factory=list)
     #: Set when the code ran in a `Session`.
     session: SessionCall | None = None
+    #: The value of the code's last statement when it is an expression that is not None
+    #: (`session.execute("x + 1")`), as a notebook shows it; reported for runs that succeed.
+    value: ExpressionValue | None = None
 
     @property
     def ok(self) -> bool:

@@ -29,6 +29,7 @@ from ._models import (
     EffectiveLimits,
     ErrorInfo,
     ExecutionResult,
+    ExpressionValue,
     Finding,
     Language,
     Limits,
@@ -44,9 +45,14 @@ from ._wire import (
     MAX_ERROR_MESSAGE_CHARS,
     MAX_ERROR_TYPE_CHARS,
     MAX_RUNTIME_FINDINGS,
+    MAX_VALUE_REPR_CHARS,
     decode_error_record,
+    decode_value_record,
     parse_audit_answer,
 )
+
+#: The longest type name of a value the host keeps, whatever the record says.
+MAX_VALUE_TYPE_CHARS = 200
 
 #: A guest that stops abnormally (not a caught MemoryError) with less than this left under
 #: its memory cap is taken to have died of the cap: CPython aborts when a small allocation
@@ -255,6 +261,9 @@ class ResultBuilder:
         files_dropped = outcome.files_dropped if outcome is not None else []
         tool_calls = [ToolCall(name=c.name, duration_ms=c.duration_ms, ok=c.ok, error=c.error)
                       for c in (outcome.tool_calls if outcome is not None else [])]
+        value = None
+        if outcome is not None and outcome.value_record is not None and status == "succeeded":
+            value = expression_value(outcome.value_record)
         return ExecutionResult(
             execution_id=self.execution_id,
             language=self.language,
@@ -275,6 +284,7 @@ class ResultBuilder:
             files=files,
             files_dropped=files_dropped,
             tool_calls=tool_calls,
+            value=value,
         )
 
 
@@ -392,24 +402,48 @@ def extract_result_json(stdout: str) -> object | None:
     return None
 
 
+def expression_value(record: bytes) -> ExpressionValue | None:
+    """The guest's value record as the result reports it (None: unusable). The record is
+    read as untrusted (user code can write one too): text cleaned and held to its bounds."""
+    parsed = decode_value_record(record)
+    if parsed is None:
+        return None
+    json_value = clean_json_value(parsed.get("json"))
+    json_error = parsed.get("json_error")
+    if json_value is not None and not _survives_result_json(json_value):
+        json_value, json_error = None, "not representable in the result (nested too deeply)"
+    return ExpressionValue(
+        type=clean_text(parsed["type"])[:MAX_VALUE_TYPE_CHARS],
+        repr=clean_text(parsed["repr"])[:MAX_VALUE_REPR_CHARS],
+        repr_truncated=parsed.get("repr_truncated") is True,
+        json_value=json_value,
+        json_error=clean_text(json_error)[:200] if isinstance(json_error, str) else None,
+    )
+
+
 class _ResultJsonProbe(BaseModel):
     """`result_json` at the depth it has in ExecutionResult, to try it before using it."""
 
     result_json: object | None = None
 
 
-def extract_result_json_checked(stdout: str) -> tuple[object | None, str | None]:
-    """`extract_result_json`, kept only if it survives the result model's JSON encoder and
-    parser unchanged (pydantic-core bounds nesting in both): (value, None), or (None, why)."""
-    value = extract_result_json(stdout)
+def _survives_result_json(value: object) -> bool:
+    """Whether `value` survives the result model's JSON encoder and parser unchanged
+    (pydantic-core bounds nesting in both)."""
     if value is None or isinstance(value, (str, bool)):
-        return value, None
+        return True
     try:
         encoded = _ResultJsonProbe(result_json=value).model_dump_json()
-        same = _ResultJsonProbe.model_validate_json(encoded).result_json == value
+        return _ResultJsonProbe.model_validate_json(encoded).result_json == value
     except (ValueError, RecursionError):  # pydantic's errors are ValueErrors
-        same = False
-    if not same:
+        return False
+
+
+def extract_result_json_checked(stdout: str) -> tuple[object | None, str | None]:
+    """`extract_result_json`, kept only if it survives the result model's JSON encoder and
+    parser unchanged: (value, None), or (None, why)."""
+    value = extract_result_json(stdout)
+    if not _survives_result_json(value):
         return None, (
             "stdout is JSON, but not representable in the result (nested too deeply or too "
             "large a number)"

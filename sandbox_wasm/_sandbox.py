@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,6 +33,7 @@ from ._models import (
     ExecutionResult,
     Language,
     Limits,
+    OutputChunk,
     RuntimeInfo,
     TimeoutProfile,
 )
@@ -53,6 +54,7 @@ from ._runtimes.artifacts import (
     python_variant,
     runtime_dir,
 )
+from ._streaming import OutputForwarder, StreamItem, stream_in_task, stream_in_thread
 from ._tools import Tool, ToolChannel, ToolLimits, ToolsLike, build_tools
 from ._wire import (
     MODE_AUDIT,
@@ -234,6 +236,7 @@ class Sandbox(Closeable):
         files: Mapping[str, FileContent] | None = None,
         tools: ToolsLike | None = None,
         cancel: threading.Event | None = None,
+        on_output: Callable[[OutputChunk], object] | None = None,
     ) -> ExecutionResult:
         """Audit `code`, run it in a fresh instance if allowed, and return the result.
         `policy` (an `AuditPolicy` or a preset's name) overrides the sandbox's for this call.
@@ -244,6 +247,10 @@ class Sandbox(Closeable):
         (a `threading.Event`, from any thread) interrupts the run wherever the guest is
         (computing, sleeping, waiting for a tool): it ends at once with status
         `interrupted` (exit code 130); an Event already set interrupts it as it starts.
+        `on_output` is called with each `OutputChunk` as the code writes it (the guest's
+        stdout and stderr are unbuffered: in the order written, within their caps), on the
+        thread running the guest: keep it quick. An exception it raises interrupts the run
+        and is raised from here once the run has stopped. `stream()` iterates instead.
 
         Raises InvalidRequestError (or SourceTooLargeError) for invalid input and
         RuntimeNotFoundError / RuntimeIntegrityError when the runtime is unusable; anything
@@ -262,8 +269,16 @@ class Sandbox(Closeable):
             raise InvalidRequestError(
                 f"files are for Python code; {program.runtime.name} has no in-memory "
                 "filesystem", field="files")
+        forward = None
+        if on_output is not None:
+            cancel = cancel if cancel is not None else threading.Event()
+            forward = OutputForwarder(on_output, cancel)
         if language == "javascript":
-            return self._execute_javascript(program, source, effective, result, cancel)
+            answer = self._execute_javascript(program, source, effective, result, cancel,
+                                              forward)
+            if forward is not None:
+                forward.raise_error()
+            return answer
         # One fresh instance audits and then runs: the guest parses the source, writes its
         # audit answer before any user code runs, and runs the code only if the policy
         # (judged by the same function as on the host) allows it.
@@ -273,12 +288,15 @@ class Sandbox(Closeable):
                                   rest=program.runtime.returns_to_rest)
         fs = new_filesystem(inputs, effective) if program.has_filesystem else None
         outcome = program.run(payload, effective, audit_budget=audit_budget(effective.memory_mb),
-                              fs=fs, tools=tool_channel(offered, effective), interrupt=cancel)
+                              fs=fs, tools=tool_channel(offered, effective), interrupt=cancel,
+                              on_output=forward)
+        if forward is not None:
+            forward.raise_error()
         return result.from_python_run(outcome, policy, offered.keys())
 
     def _execute_javascript(
         self, program: GuestProgram, source: str, limits: Limits, result: ResultBuilder,
-        cancel: threading.Event | None,
+        cancel: threading.Event | None, forward: OutputForwarder | None,
     ) -> ExecutionResult:
         # The syntax check compiles (never runs) the source in an instance of its own, under
         # the audit's fixed time budget and the request's memory cap.
@@ -287,7 +305,8 @@ class Sandbox(Closeable):
         refused = result.from_javascript_check(check)
         if refused is not None:
             return refused
-        outcome = program.run(b"", limits, argv=javascript.run_argv(source), interrupt=cancel)
+        outcome = program.run(b"", limits, argv=javascript.run_argv(source), interrupt=cancel,
+                              on_output=forward)
         return result.from_outcome(outcome)
 
     async def execute_async(self, code: str | bytes, **options: object) -> ExecutionResult:
@@ -296,6 +315,17 @@ class Sandbox(Closeable):
         CancelledError once the guest has stopped."""
         # `options` are execute()'s keywords, checked there as they are on a direct call.
         return await in_thread_cancellable(self.execute, code, options)
+
+    def stream(self, code: str | bytes, **options: object) -> Iterator[StreamItem]:
+        """`execute()` yielding the output as it is written: `OutputChunk`s (stdout and stderr
+        in the order written), then the `ExecutionResult` (always the last item). The run
+        goes on a worker thread; leaving the loop early interrupts it."""
+        return stream_in_thread(self.execute, code, options)
+
+    def stream_async(self, code: str | bytes, **options: object) -> AsyncIterator[StreamItem]:
+        """`stream()` for asyncio (`async for item in sandbox.stream_async(code)`); closing
+        the iterator or cancelling its task interrupts the run."""
+        return stream_in_task(self.execute, code, options)
 
     # -- audit only ----------------------------------------------------------------------
     def audit(self, code: str | bytes, *, policy: PolicyLike | None = None) -> AuditReport:
@@ -444,6 +474,7 @@ def execute(
     image: Path | str | None = None,
     tools: ToolsLike | None = None,
     cancel: threading.Event | None = None,
+    on_output: Callable[[OutputChunk], object] | None = None,
 ) -> ExecutionResult:
     """Audit and run `code` in a fresh sandbox instance; see `Sandbox.execute`. `runtime`
     picks the Python runtime ("python", the default, or "python-data", with numpy and
@@ -454,7 +485,7 @@ def execute(
     return sandbox.execute(
         code, language=language, timeout_ms=timeout_ms, memory_mb=memory_mb,
         limits=limits, profile=profile, policy=policy, files=files, tools=tools,
-        cancel=cancel,
+        cancel=cancel, on_output=on_output,
     )
 
 

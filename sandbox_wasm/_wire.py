@@ -11,8 +11,9 @@ policy (`@balanced:enforce`, `@strict:report`, `+image` for an image's packages)
 the policy's tables as JSON. The guest answers on stdout: first, when asked to audit, a framed
 answer (8-byte little-endian length, then JSON: the facts and the verdict); then the user's
 output; at the end, on stderr, the marked error record (`ERROR_MARK` + JSON {type,
-message}), the run-time guard's findings (`FINDINGS_MARK`) and the exit status of a request
-that came back to rest (`STATUS_MARK`). Host tools answer on their own descriptor
+message}), the run-time guard's findings (`FINDINGS_MARK`), the value of a last statement
+that is an expression (`VALUE_MARK`) and the exit status of a request that came back to rest
+(`STATUS_MARK`). Host tools answer on their own descriptor
 (`TOOLS_FD`) with frames of the same shape as the audit answer.
 """
 
@@ -41,6 +42,8 @@ from ._guest.bootstrap import (
     MAX_ERROR_TYPE_CHARS,
     MAX_FACTS,
     MAX_RUNTIME_FINDINGS,
+    MAX_VALUE_RECORD_BYTES,
+    MAX_VALUE_REPR_CHARS,
     MODE_AUDIT,
     MODE_EXEC,
     MODE_SESSION,
@@ -48,15 +51,17 @@ from ._guest.bootstrap import (
     STATUS_MARK,
     TOOLS_FD,
     TOOLS_OPTION,
+    VALUE_MARK,
     answer_is_incomplete,
 )
 
 __all__ = [
     "ANSWER_LENGTH_BYTES", "ERROR_MARK", "FINDINGS_MARK", "IMAGE_POLICY_SUFFIX",
     "MAX_ANSWER_BYTES", "MAX_ERROR_MESSAGE_CHARS", "MAX_ERROR_RECORD_BYTES",
-    "MAX_ERROR_TYPE_CHARS", "MAX_FACTS", "MAX_RUNTIME_FINDINGS", "MODE_AUDIT", "MODE_EXEC",
-    "MODE_SESSION", "STATUS_MARK", "TOOLS_FD", "answer_is_incomplete",
-    "decode_error_record", "frame", "image_policy_line", "manifest_line", "mode_line",
+    "MAX_ERROR_TYPE_CHARS", "MAX_FACTS", "MAX_RUNTIME_FINDINGS", "MAX_VALUE_RECORD_BYTES",
+    "MAX_VALUE_REPR_CHARS", "MODE_AUDIT", "MODE_EXEC", "MODE_SESSION", "STATUS_MARK",
+    "TOOLS_FD", "VALUE_MARK", "answer_is_incomplete", "decode_error_record",
+    "decode_value_record", "frame", "image_policy_line", "manifest_line", "mode_line",
     "parse_audit_answer", "policy_line", "request_payload",
 ]
 
@@ -150,3 +155,17 @@ def decode_error_record(record: bytes) -> tuple[str, str] | None:
         return str(parsed["type"]), str(parsed["message"])
     except (ValueError, KeyError, TypeError, RecursionError):
         return None
+
+
+def decode_value_record(record: bytes) -> dict[str, Any] | None:
+    """The guest's value record as {type, repr, repr_truncated[, json][, json_error]}, or
+    None when it is unusable. The text is the guest's (user code can write such a record
+    too): the caller cleans it."""
+    try:
+        parsed = json.loads(record)
+    except (ValueError, RecursionError):
+        return None
+    if not (isinstance(parsed, dict) and isinstance(parsed.get("type"), str)
+            and isinstance(parsed.get("repr"), str)):
+        return None
+    return parsed

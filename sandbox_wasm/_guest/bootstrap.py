@@ -142,6 +142,16 @@ MODE_EXEC = b"exec"
 MODE_SESSION = b"session"
 #: Ends a session request on stderr: the exit status of its code ("0".."255"), then b"\n".
 STATUS_MARK = b"\x00sandbox-wasm-status:"
+#: Starts the record of the value of the code's last statement when it is an expression
+#: (as a notebook cell shows it), written to stderr after that statement ran: JSON {type,
+#: repr, repr_truncated, and json (the value itself) when it is JSON and small}; a value
+#: of None is not reported.
+VALUE_MARK = b"\x00sandbox-wasm-value:"
+#: The value's repr is cut to this many characters; its JSON is left out beyond this size.
+MAX_VALUE_REPR_CHARS = 10_000
+MAX_VALUE_JSON_BYTES = 64 * 1024
+#: Largest value record the host reads (repr cut and JSON bounded, so every record fits).
+MAX_VALUE_RECORD_BYTES = 6 * MAX_VALUE_REPR_CHARS + MAX_VALUE_JSON_BYTES + 4 * 1024
 #: The request's option that puts a tools manifest line before the rest.
 TOOLS_OPTION = b"tools"
 #: The request's option that makes a one-shot request return to rest (its exit status on
@@ -185,7 +195,7 @@ def _facts(source):
         tree = _ast.parse(source, "<sandbox>", "exec")
         # Compiling too catches what only the compiler rejects ('return' outside a
         # function, duplicate arguments, ...); the code object is what will run.
-        code = compile(tree, "<sandbox>", "exec", dont_inherit=True)
+        code = _compile_module(tree)
     except SyntaxError as exc:
         return _syntax_error(str(exc.msg), exc.lineno, exc.offset), None
     except RecursionError:
@@ -197,6 +207,74 @@ def _facts(source):
     except ValueError as exc:
         return _syntax_error(f"invalid source: {exc}"), None
     return _facts_of(tree), code
+
+
+def _compile_module(tree, _compile=compile):
+    """The code to run: a code object, or (body, last expression) when the last statement
+    is an expression, so that its value can be reported (compiled apart, never twice)."""
+    import ast as _ast
+
+    body = tree.body
+    if not body or type(body[-1]) is not _ast.Expr:
+        return _compile(tree, "<sandbox>", "exec", dont_inherit=True)
+    head = _ast.Module(body=body[:-1], type_ignores=tree.type_ignores)
+    last = _ast.Expression(body=body[-1].value)
+    return (_compile(head, "<sandbox>", "exec", dont_inherit=True),
+            _compile(last, "<sandbox>", "eval", dont_inherit=True))
+
+
+def _value_record(value, _repr=repr, _type=type, _len=len):
+    """The value record (bytes after VALUE_MARK) of `value`. Its repr and JSON are made
+    here, in the run and under its guard: both can call the user's code."""
+    from json import dumps as _dumps
+
+    kind = _type(value)
+    module = getattr(kind, "__module__", "") or ""
+    name = getattr(kind, "__qualname__", "") or kind.__name__
+    record = {"type": (name if module == "builtins" else f"{module}.{name}")[:200]}
+    text = _repr(value)
+    if not isinstance(text, str):
+        raise TypeError(f"__repr__ returned non-string (type {_type(text).__name__})")
+    record["repr"] = text[:MAX_VALUE_REPR_CHARS]
+    record["repr_truncated"] = _len(text) > MAX_VALUE_REPR_CHARS
+    if module == "numpy" and getattr(value, "ndim", None) == 0:
+        value = value.item()  # a numpy scalar (`df["a"].sum()`): JSON as its Python value
+    if isinstance(value, (dict, list, tuple, str, int, float, bool)):
+        try:
+            encoded = _dumps(value, allow_nan=False, ensure_ascii=False)
+        except (TypeError, ValueError, RecursionError):
+            record["json_error"] = "not representable as JSON"
+        else:
+            if _len(encoded.encode("utf-8", "surrogatepass")) <= MAX_VALUE_JSON_BYTES:
+                record["json"] = value
+            else:
+                record["json_error"] = f"larger than {MAX_VALUE_JSON_BYTES} bytes as JSON"
+    return _dumps(record, allow_nan=False, ensure_ascii=False).encode(
+        "utf-8", "backslashreplace")
+
+
+def _report_value_record(value, _sys=sys):
+    for stream in (_sys.stdout, _sys.stderr):  # the value comes after what was printed
+        with contextlib.suppress(BaseException):
+            stream.flush()
+    data = memoryview(VALUE_MARK + _value_record(value) + b"\n")
+    while data:
+        data = data[os.write(2, data):]
+
+
+def _run_code(code, namespace, builtins_module, _exec=exec, _eval=eval,
+              _report_value=_report_value_record):
+    """Run `code` (see `_compile_module`) in `namespace`; report its last expression's value
+    and bind it to `_` in the user's builtins, as Python's prompt does (a global `_` of the
+    user's own shadows it)."""
+    if type(code) is not tuple:
+        _exec(code, namespace)
+        return
+    _exec(code[0], namespace)
+    value = _eval(code[1], namespace)
+    if value is not None:
+        builtins_module._ = value
+        _report_value(value)
 
 
 def _facts_of(tree):
@@ -711,11 +789,29 @@ def _exit_code(exc, _write=os.write):
     return 1
 
 
-def _report(exc, _write=os.write):
+#: The code of the bootstrap's functions that run the user's code (filled in below): their
+#: frames are left out of the user's tracebacks.
+_RUNNER_CODE = set()
+
+
+def _user_traceback(tb, _runner=_RUNNER_CODE):
+    """`tb` without the frames of the bootstrap's runners (the user's frames, relinked)."""
+    kept = []
+    while tb is not None:
+        if tb.tb_frame.f_code not in _runner:
+            kept.append(tb)
+        tb = tb.tb_next
+    relinked = None
+    for entry in reversed(kept):
+        relinked = type(entry)(relinked, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+    return relinked
+
+
+def _report(exc, _write=os.write, _user_traceback=_user_traceback):
     from json import dumps as _dumps
     from traceback import format_exception as _format
 
-    tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
+    tb = _user_traceback(exc.__traceback__)
     try:
         text = "".join(_format(type(exc), exc, tb, limit=-64))
     except BaseException:
@@ -852,10 +948,65 @@ def _judge(source, tables):
         return b'{"audit_error":"memory","ran":false}', None, True
 
 
+#: Where a chart the code shows or leaves open goes: the first free name of this pattern.
+FIGURE_PATH = "/output/figure-{}.png"
+
+
+def _render_figures(figures=None, _sys=sys, _exists=os.path.exists, _remove=os.remove,
+                    _write=os.write):
+    """Save matplotlib's open figures (or `figures`) that changed since they were last drawn
+    as PNG files under /output, and close pyplot's: what a notebook shows of a cell. A
+    figure the code already saved (and left unchanged) is not saved twice. Each failure is
+    a line on stderr; the run goes on."""
+    pyplot = _sys.modules.get("matplotlib.pyplot")
+    if pyplot is None:
+        return
+    managed = figures is None
+    if managed:
+        from matplotlib._pylab_helpers import Gcf
+
+        figures = [manager.canvas.figure for manager in Gcf.get_all_fig_managers()]
+    number = 1
+    for figure in figures:
+        if not figure.stale:
+            continue
+        while _exists(FIGURE_PATH.format(number)):
+            number += 1
+        path = FIGURE_PATH.format(number)
+        number += 1
+        try:
+            figure.savefig(path, format="png")
+        except Exception as exc:  # reported; the other figures go on
+            with contextlib.suppress(OSError):
+                _remove(path)  # not half a PNG
+            _write(2, f"figure not saved as {path}: {type(exc).__name__}: {exc}\n".encode(
+                "utf-8", "replace"))
+    if managed:
+        pyplot.close("all")
+
+
+def _show_renders_figures(module):
+    """matplotlib.pyplot: `plt.show()` and `Figure.show()` save the figures as PNG files
+    (`_render_figures`) instead of warning that the Agg backend cannot show them."""
+    from matplotlib.figure import Figure
+
+    def show(*args, **kwargs):
+        """Save the open figures as PNG files under /output (figure-1.png, ...) and close
+        them: the sandbox's way of showing a chart (the result carries the files)."""
+        _render_figures()
+
+    def show_figure(self, warn=True):
+        """Save this figure as a PNG file under /output (figure-N.png)."""
+        _render_figures([self])
+
+    module.show = show
+    Figure.show = show_figure
+
+
 def _run_user_code(source, code_object, guard=(None, ""), _atexit=atexit,
                    _builtins=builtins, _sys=sys, gc=gc, _report=_report,
                    _exit_code=_exit_code, _flush=_flush, _arm=_arm,
-                   _disarm=_disarm, _user=_USER_BUILTINS):
+                   _disarm=_disarm, _user=_USER_BUILTINS, _render=_render_figures):
     """Run the user's code as __main__; return its exit status. The functions that report
     the outcome are bound here, before the user's code can reach this module."""
     _sys.argv[:] = ["-c"]  # as on the plain path, whether or not this is a snapshot
@@ -869,10 +1020,12 @@ def _run_user_code(source, code_object, guard=(None, ""), _atexit=atexit,
     code = 0
     try:
         if code_object is None:
-            code_object = compile(source, "<sandbox>", "exec", dont_inherit=True)
+            import ast as _ast
+
+            code_object = _compile_module(_ast.parse(source, "<sandbox>", "exec"))
         if guard[0] is not None:
             _arm(*guard)
-        exec(code_object, namespace)
+        _run_code(code_object, namespace, _user["module"] or _builtins)
     except SystemExit as exc:
         code = _exit_code(exc)
     except BaseException as exc:
@@ -881,6 +1034,8 @@ def _run_user_code(source, code_object, guard=(None, ""), _atexit=atexit,
         gc.collect()
         _report_unguarded(exc)
         code = 130 if isinstance(exc, KeyboardInterrupt) else 1
+    with contextlib.suppress(BaseException):
+        _render()
     # CPython runs atexit handlers at shutdown, then finalises what __main__ still holds
     # (its objects' __del__ methods run); so do we, under the same deadline and fuel.
     with contextlib.suppress(BaseException):
@@ -1011,7 +1166,7 @@ _BOOTSTRAP_MAIN = sys.modules.get("__main__")
 def _run_session_code(code_object, guard=(None, ""), _builtins=builtins, _sys=sys, gc=gc,
                       _report=_report, _exit_code=_exit_code, _flush=_flush,
                       _arm=_arm, _disarm=_disarm, _user=_USER_BUILTINS,
-                      _state={}):  # noqa: B006
+                      _render=_render_figures, _state={}):  # noqa: B006
     """Run one request's code in the session's __main__ (created by the first request and
     kept for the next); return its exit status. Unlike a one-shot run, the namespace is not
     cleared and atexit handlers do not run: the session lives on."""
@@ -1026,7 +1181,7 @@ def _run_session_code(code_object, guard=(None, ""), _builtins=builtins, _sys=sy
     try:
         if guard[0] is not None:
             _arm(*guard)
-        exec(code_object, main_module.__dict__)
+        _run_code(code_object, main_module.__dict__, _user["module"] or _builtins)
     except SystemExit as exc:
         code = _exit_code(exc)
     except BaseException as exc:
@@ -1036,10 +1191,16 @@ def _run_session_code(code_object, guard=(None, ""), _builtins=builtins, _sys=sy
         code = 130 if isinstance(exc, KeyboardInterrupt) else 1
         del exc
     finally:
+        with contextlib.suppress(BaseException):
+            _render()
         _flush()
         _disarm()
         _sys.modules["__main__"] = _BOOTSTRAP_MAIN
     return code
+
+
+_RUNNER_CODE.update(function.__code__ for function in (
+    _run_code, _report_value_record, _value_record, _run_user_code, _run_session_code))
 
 
 def _reseed_random_on_first_use(random_module):
@@ -1237,9 +1398,11 @@ def _asyncio_without_a_self_pipe(module):
     loop_class._make_self_pipe, loop_class._close_self_pipe = _make_self_pipe, _close_self_pipe
 
 
-#: Standard-library modules patched right after their import (not preloaded: most runs
-#: never import them, and preloading would grow every instance's memory).
-_AFTER_IMPORT = {"asyncio.selector_events": _asyncio_without_a_self_pipe}
+#: Modules patched right after their import (not preloaded: most runs never import them,
+#: and preloading would grow every instance's memory; the data runtime's snapshot imports
+#: matplotlib.pyplot through this too).
+_AFTER_IMPORT = {"asyncio.selector_events": _asyncio_without_a_self_pipe,
+                 "matplotlib.pyplot": _show_renders_figures}
 
 
 class _PatchingLoader:

@@ -6,12 +6,14 @@
 - `GuestOutcome`: how a run ended (exit code or trap), its output, files, tool calls and
   measures; what `_outcome` turns into a result.
 - `TrapKind`: the traps a run can end in.
+- `text_relay`: streamed output, passed on as text while the guest writes it.
 """
 
 from __future__ import annotations
 
 import codecs
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -22,7 +24,9 @@ from .._wire import (
     FINDINGS_MARK,
     MAX_ANSWER_BYTES,
     MAX_ERROR_RECORD_BYTES,
+    MAX_VALUE_RECORD_BYTES,
     STATUS_MARK,
+    VALUE_MARK,
 )
 
 TrapKind = Literal[
@@ -40,9 +44,12 @@ class CappedOutput:
     """
 
     def __init__(
-        self, cap: int, *, error_channel: bool = False, audit_answer: bool = False
+        self, cap: int, *, error_channel: bool = False, audit_answer: bool = False,
+        relay: Callable[[bytes], None] | None = None,
     ) -> None:
         self.cap = cap
+        #: Called with each piece of user output as it is kept (within the cap).
+        self.relay = relay
         self.chunks: list[bytes] = []
         self.kept = 0
         self.total = 0
@@ -50,6 +57,7 @@ class CappedOutput:
         self.error_record: bytes | None = None
         self.findings_record: bytes | None = None
         self.status_record: int | None = None
+        self.value_record: bytes | None = None
         self._error_channel = error_channel
         # The bootstrap's audit answer precedes user output: 8-byte length, then JSON.
         self._answer_pending = audit_answer
@@ -68,8 +76,8 @@ class CappedOutput:
                        + self.cap)
         room = max(self.cap - self.kept, 0)
         if self._error_channel:
-            # The bootstrap's error record may come after the cap is reached.
-            room = max(room, len(ERROR_MARK) + MAX_ERROR_RECORD_BYTES + 1)
+            # The bootstrap's records may come after the cap is reached.
+            room = max(room, len(VALUE_MARK) + MAX_VALUE_RECORD_BYTES + 1)
         return min(length, room)
 
     def _take_answer(self, chunk: bytes) -> bytes:
@@ -110,6 +118,11 @@ class CappedOutput:
             record = chunk[len(FINDINGS_MARK) :].strip()
             self.findings_record = record if len(record) <= MAX_ERROR_RECORD_BYTES else None
             return
+        if self._error_channel and chunk.startswith(VALUE_MARK):
+            # The value of the code's last statement, an expression (the last record counts).
+            record = chunk[len(VALUE_MARK) :].strip()
+            self.value_record = record if len(record) <= MAX_VALUE_RECORD_BYTES else None
+            return
         if self._error_channel and chunk.startswith(ERROR_MARK):
             # The bootstrap reports the uncaught exception here after the user code ended.
             # Kept whole (it is bounded by MAX_ERROR_RECORD_BYTES) so that it parses; a
@@ -125,6 +138,8 @@ class CappedOutput:
             chunk = chunk[:room]
             self.chunks.append(chunk)
             self.kept += len(chunk)
+            if self.relay is not None and chunk:
+                self.relay(chunk)
 
     def data(self) -> bytes:
         return b"".join(self.chunks)
@@ -147,6 +162,24 @@ class CappedOutput:
         return text, truncated
 
 
+#: Where streamed output goes: (stream name, text) as the guest writes it.
+OutputCallback = Callable[[Literal["stdout", "stderr"], str], None]
+
+
+def text_relay(name: Literal["stdout", "stderr"], callback: OutputCallback
+               ) -> Callable[[bytes], None]:
+    """A `CappedOutput.relay` that passes the kept bytes of stream `name` on as text,
+    decoded incrementally (a character split across writes comes out whole)."""
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+
+    def relay(chunk: bytes) -> None:
+        text = decoder.decode(chunk)
+        if text:
+            callback(name, text)
+
+    return relay
+
+
 @dataclass
 class GuestOutcome:
     """What happened in one guest run, in host terms."""
@@ -166,6 +199,8 @@ class GuestOutcome:
     error_record: bytes | None = None
     #: The run-time guard's findings (JSON list), if it made any.
     findings_record: bytes | None = None
+    #: The value record of the code's last statement, when it was an expression.
+    value_record: bytes | None = None
     #: The exit status a request that returns reported when it came back to rest (None:
     #: it did not, e.g. it trapped).
     status_record: int | None = None

@@ -35,7 +35,7 @@ from .calls import call_entry, watch_epochs
 from .engine import EngineHost
 from .hostcall import on_epoch, run_state
 from .memory import WASM_PAGE, MemoryReset, memory_address, thread_faults
-from .output import CappedOutput, GuestOutcome, TrapKind
+from .output import CappedOutput, GuestOutcome, OutputCallback, TrapKind, text_relay
 from .wasi import define_host_functions, epoch_deadline
 
 # A C stack that overflows the stock region at the bottom of linear memory wraps below
@@ -139,11 +139,13 @@ class GuestProgram(Closeable):
         fs: MemoryFS | None = None,
         tools: ToolChannel | None = None,
         interrupt: threading.Event | None = None,
+        on_output: OutputCallback | None = None,
     ) -> GuestOutcome:
         """Run the guest once with `payload` as its stdin, under `limits` (memory cap,
         output caps, deadline, fuel), with this program's argv unless another is given: in
         a brand-new Store, or in an idle instance put back to the image (see the class).
-        Setting `interrupt` stops the run (`LiveInstance.call`).
+        Setting `interrupt` stops the run (`LiveInstance.call`); `on_output` gets the
+        output as it is written.
 
         With `audit_budget`, stdout starts with the guest's framed audit answer (returned
         apart, not counted against the cap): the guest runs under the budget's deadline and
@@ -153,7 +155,7 @@ class GuestProgram(Closeable):
             instance = LiveInstance(self, limits.memory_mb * MIB, argv or self.argv, fs=fs)
             try:
                 return instance.call(payload, limits, audit_budget=audit_budget, tools=tools,
-                                     interrupt=interrupt)
+                                     interrupt=interrupt, on_output=on_output)
             finally:
                 instance.close()
         self.check_memory_cap(limits.memory_mb * MIB)
@@ -163,7 +165,7 @@ class GuestProgram(Closeable):
         try:
             faults = thread_faults()
             outcome = instance.call(payload, limits, audit_budget=audit_budget, tools=tools,
-                                    interrupt=interrupt)
+                                    interrupt=interrupt, on_output=on_output)
             faulted = faults is None or thread_faults() != faults
             if outcome.at_rest and outcome.host_error is None:
                 kept = self._keep(instance, reset, faulted=faulted)
@@ -292,14 +294,18 @@ class LiveInstance(Closeable):
     def call(
         self, payload: bytes, limits: Limits, *, audit_budget: Limits | None = None,
         tools: ToolChannel | None = None, interrupt: threading.Event | None = None,
+        on_output: OutputCallback | None = None,
     ) -> GuestOutcome:
         """Enter the guest with `payload` as its stdin under `limits` (and `audit_budget`
         until its audit answer, as `GuestProgram.run` describes), with `tools` answering
         its tool calls; never raises for what the guest does. Setting `interrupt` (from any
         thread) stops the guest within a tick or two, wherever it is: the outcome's trap is
-        then "interrupted"."""
-        stdout = CappedOutput(limits.max_stdout_bytes, audit_answer=audit_budget is not None)
-        stderr = CappedOutput(limits.max_stderr_bytes, error_channel=True)
+        then "interrupted". `on_output(stream, text)` is called on this thread with the
+        user's output as the guest writes it (what the caps keep, in the order written)."""
+        stdout = CappedOutput(limits.max_stdout_bytes, audit_answer=audit_budget is not None,
+                              relay=on_output and text_relay("stdout", on_output))
+        stderr = CappedOutput(limits.max_stderr_bytes, error_channel=True,
+                              relay=on_output and text_relay("stderr", on_output))
         outcome = GuestOutcome()
         phases = _Phases(limits, audit_budget)
         started = time.perf_counter()
@@ -436,6 +442,7 @@ def _collect_output(
     outcome.error_record = stderr.error_record
     outcome.findings_record = stderr.findings_record
     outcome.status_record = stderr.status_record
+    outcome.value_record = stderr.value_record
     if outcome.at_rest and outcome.trap is None and stderr.status_record is not None:
         outcome.exit_code = stderr.status_record
     outcome.audit_answer = stdout.audit_answer

@@ -24,7 +24,7 @@ import threading
 import time
 import uuid
 import weakref
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from typing import Literal
 
 from .._audit.policy import AuditPolicy, PolicyLike
@@ -34,7 +34,7 @@ from .._host.memory import MemoryStateError, apply, capture
 from .._host.output import GuestOutcome
 from .._host.program import LiveInstance
 from .._lifetime import Closeable
-from .._models import MIB, ExecutionResult, Limits, SessionCall, TimeoutProfile
+from .._models import MIB, ExecutionResult, Limits, OutputChunk, SessionCall, TimeoutProfile
 from .._outcome import ResultBuilder
 from .._request import (
     FileContent,
@@ -51,6 +51,7 @@ from .._sandbox import (
     runtime_sandbox,
     tool_channel,
 )
+from .._streaming import OutputForwarder, StreamItem, stream_in_task, stream_in_thread
 from .._tools import ToolsLike, build_tools
 from .._wire import MODE_SESSION, request_payload
 from .snapshot import (
@@ -196,6 +197,7 @@ class Session(Closeable):
         files: Mapping[str, FileContent] | None = None,
         tools: ToolsLike | None = None,
         cancel: threading.Event | None = None,
+        on_output: Callable[[OutputChunk], object] | None = None,
     ) -> ExecutionResult:
         """Audit `code` and run it in the session (its globals persist for the next call).
         `timeout_ms`, `profile` and `limits` override the session's limits for this call;
@@ -206,7 +208,8 @@ class Session(Closeable):
 
         `interrupt()`, or setting `cancel` (a `threading.Event`), interrupts the call: it
         ends at once with status `interrupted` and is rolled back like a trap (the session
-        keeps the state it had before the call, and stays usable).
+        keeps the state it had before the call, and stays usable). `on_output` gets the
+        output as it is written, as in `Sandbox.execute`; `stream()` iterates instead.
 
         Raises InvalidRequestError for invalid input and SessionClosedError when the
         session is closed; anything the code does is reported in the result."""
@@ -251,10 +254,12 @@ class Session(Closeable):
             self.calls += 1
             builder = ResultBuilder("python", effective, self._program.runtime)
             self._running = cancel if cancel is not None else threading.Event()
+            forward = None if on_output is None else OutputForwarder(on_output, self._running)
             try:
                 outcome = self._instance.call(
                     payload, effective, audit_budget=audit_budget(effective.memory_mb),
                     tools=tool_channel(offered, effective), interrupt=self._running,
+                    on_output=forward,
                 )
             finally:
                 self._running = None
@@ -262,6 +267,8 @@ class Session(Closeable):
             result = builder.from_python_run(outcome, self.policy, offered.keys())
             session = self._after_call(came_to_rest)
             self.last_used = time.monotonic()
+        if forward is not None:
+            forward.raise_error()
         return result.model_copy(update={"session": session})
 
     async def execute_async(self, code: str | bytes, **options: object) -> ExecutionResult:
@@ -269,6 +276,16 @@ class Session(Closeable):
         Cancelling the task interrupts the call (rolled back); the task raises
         CancelledError once the guest has stopped."""
         return await in_thread_cancellable(self.execute, code, options)
+
+    def stream(self, code: str | bytes, **options: object) -> Iterator[StreamItem]:
+        """`execute()` yielding `OutputChunk`s as the code writes them, then the result (as
+        `Sandbox.stream`); leaving the loop early interrupts the call (rolled back)."""
+        return stream_in_thread(self.execute, code, options)
+
+    def stream_async(self, code: str | bytes, **options: object) -> AsyncIterator[StreamItem]:
+        """`stream()` for asyncio; closing the iterator or cancelling its task interrupts
+        the call (rolled back)."""
+        return stream_in_task(self.execute, code, options)
 
     def interrupt(self) -> bool:
         """Interrupt the call in progress, from any thread: it ends within a tick or two

@@ -13,13 +13,11 @@ after each block. The host only decides where an input ends: an input its gramma
 sent as it is (a block it opens, up to a blank line), and the guest's grammar (its Python
 may be newer than the host's) has the last word on syntax.
 
-An input that is one expression shows its value, as Python's prompt does. The guest is not
-asked to: the host rewrites the input (`_displaying`) into code that evaluates the
-expression once and, when the value is not None, prints its repr and binds it to `_`. `_`
-is a global of the session (Python's prompt keeps it in builtins), and the temporary name
-that holds the value is deleted before the call ends. Only a whole input that is one
-expression shows its value: unlike Python's prompt, an expression inside a block (`for`,
-`if`) or after a `;` shows nothing.
+An input whose last statement is an expression shows its value, as Python's prompt does:
+the session reports it (`result.value`, see `Session.execute`), the REPL prints its repr
+when it is not None, and the guest binds it to `_` in the session's builtins (a global `_`
+of the session's own shadows it, as at Python's prompt). Unlike Python's prompt, an
+expression inside a block (`for`, `if`) shows nothing.
 
 Lines starting with "%" are the REPL's own commands (`%help` lists them); `exit` and `quit`
 leave, as Ctrl-D (EOF) does, with status 0. Ctrl-C drops the input being typed; during a
@@ -34,7 +32,6 @@ no prompts: `wasm-exec repl < script` runs a script as if it were typed.
 from __future__ import annotations
 
 import argparse
-import ast
 import code
 import contextlib
 import os
@@ -64,9 +61,11 @@ from ._common import (
     add_runtime_arg,
     interruptible,
     limits_from_args,
+    list_output_files,
     open_input,
     policy_from_args,
     report_failure,
+    save_output_files,
     write_result,
 )
 
@@ -75,8 +74,6 @@ PS1, PS2 = ">>> ", "... "
 HISTORY_ENV = "WASM_EXEC_HISTORY"
 DEFAULT_HISTORY = "~/.wasm_exec_history"
 HISTORY_LENGTH = 1_000
-#: Holds an expression's value between its evaluation and its display (then deleted).
-VALUE_NAME = "_wasm_exec_value"
 # Lines that go on a block although they are not indented.
 _CLAUSE = re.compile(r"(else|elif|except|finally)\b")
 _OPENS_BLOCK = re.compile(r":\s*(#.*)?$")
@@ -112,6 +109,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--on-trap", choices=("rollback", "close"), default="rollback",
                         help="what a call that traps does to the session: rollback (the "
                         "default) puts back its state before the call; close ends it")
+    parser.add_argument(
+        "--output-dir", metavar="DIR",
+        help="save the files each input writes under /output (charts it shows or leaves "
+        "open included) into DIR (created if needed; never outside it); without it they "
+        "are only listed",
+    )
     add_runtime_arg(parser)
     add_limit_args(parser)
     # No default policy here: a loaded snapshot keeps its own unless --policy is given.
@@ -193,31 +196,6 @@ def _ends_block(lines: list[str], line: str) -> bool:
     return not _needs_more("\n".join(lines) + "\n")
 
 
-def _displaying(source: str) -> str:
-    """`source`, rewritten to show its value if it is one expression (see the module's
-    docstring); any other source as it is."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, OverflowError):
-        return source
-    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.Expr):
-        return source
-    node = tree.body[0].value
-    expression = ast.get_source_segment(source, node)
-    if expression is None:
-        return source
-    # Blank lines first, so the expression keeps its line number in a traceback.
-    return "\n" * (node.lineno - 1) + (
-        f"{VALUE_NAME} = ({expression})\n"
-        "try:\n"
-        f"    if {VALUE_NAME} is not None:\n"
-        f"        print(repr({VALUE_NAME}))\n"
-        f"        _ = {VALUE_NAME}\n"
-        "finally:\n"
-        f"    del {VALUE_NAME}\n"
-    )
-
-
 @contextlib.contextmanager
 def _sigint_deferred() -> Iterator[list[bool]]:
     """Hold Ctrl-C back while a call runs: a KeyboardInterrupt raised in the middle of the
@@ -241,10 +219,13 @@ def _sigint_deferred() -> Iterator[list[bool]]:
 class Repl:
     """The read-eval-print loop over one session (replaced by %reset and %load)."""
 
-    def __init__(self, opener: _Opener, session: Session, *, interactive: bool) -> None:
+    def __init__(self, opener: _Opener, session: Session, *, interactive: bool,
+                 output_dir: str | None = None) -> None:
         self.opener = opener
         self.session = session
         self.interactive = interactive
+        #: Where the files a call writes under /output (charts included) are saved.
+        self.output_dir = output_dir
         self._lines: list[str] = []
 
     def run(self, read: Callable[[str], str | None]) -> int:
@@ -293,7 +274,7 @@ class Repl:
             # Ctrl-C interrupts the call (rolled back); the session's bookkeeping runs on
             # in the worker thread, out of the signal's way.
             result, interrupted = interruptible(
-                lambda cancel: session.execute(_displaying(source), cancel=cancel))
+                lambda cancel: session.execute(source, cancel=cancel))
         except SessionClosedError as exc:
             _note(f"{exc}; leaving")
             return EXIT_FAILED
@@ -313,6 +294,16 @@ class Repl:
 
     def _show(self, result: ExecutionResult) -> None:
         write_result(result, "")
+        if result.value is not None:
+            sys.stdout.write(result.value.repr + ("...\n" if result.value.repr_truncated
+                                                  else "\n"))
+        sys.stdout.flush()
+        if self.output_dir is not None:
+            save_output_files(result.files, self.output_dir, PROG)
+        else:
+            list_output_files(result.files, PROG)
+        for dropped in result.files_dropped:
+            _note(f"write refused: {dropped}")
         if result.status == "failed" and not result.stderr and result.error is not None:
             _note(result.error.message)  # SystemExit: no traceback says it
         if result.session is not None and result.session.rolled_back:
@@ -419,7 +410,7 @@ def _run(args: argparse.Namespace) -> int:
     with Sandbox(policy=policy, limits=limits, runtime=args.runtime) as sandbox:
         opener = _Opener(sandbox, limits, policy, args.on_trap, key)
         session = opener.restore(args.load) if args.load else opener.fresh()
-        repl = Repl(opener, session, interactive=interactive)
+        repl = Repl(opener, session, interactive=interactive, output_dir=args.output_dir)
         try:
             if interactive:
                 print(_banner(sandbox, session), file=sys.stderr)

@@ -53,6 +53,26 @@ def test_inputs(lines: str, stdout: str) -> None:
     assert (done.returncode, done.stdout) == (0, stdout), done.stderr
 
 
+def test_charts_go_to_the_output_dir(tmp_path: Path) -> None:
+    out = tmp_path / "charts"
+    done = repl("--runtime", "python-data", "--output-dir", str(out), stdin=(
+        "import matplotlib.pyplot as plt\n"
+        "plt.plot([1, 2, 3])\n"
+        "plt.bar(['a'], [1]); plt.show()\n"
+        "x = 1\n"))
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["figure-1.png", "figure-2.png"]
+    assert (out / "figure-1.png").read_bytes().startswith(b"\x89PNG")
+    assert done.stderr.count(f"wasm-exec repl: wrote {out}/figure-") == 2
+    assert done.stdout.startswith("[<matplotlib.lines.Line2D object at ")  # the value
+
+
+def test_output_files_are_listed_without_an_output_dir() -> None:
+    done = repl(stdin="open('a.txt', 'w').write('hi')\nx = 1\n")
+    assert (done.returncode, done.stdout) == (0, "2\n")
+    assert "output file a.txt (2 bytes; not saved: use --output-dir DIR)" in done.stderr
+
+
 def test_errors_are_reported_and_the_session_goes_on() -> None:
     done = repl(stdin="import gc\n1/0\nraise SystemExit(3)\nprint('still here')\n")
     assert done.returncode == 0 and done.stdout == "still here\n"

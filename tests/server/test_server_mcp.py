@@ -21,7 +21,14 @@ from live_server import wait_for_port
 from mcp import Client
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcp.types import BlobResourceContents, CallToolResult, EmbeddedResource, TextContent, Tool
+from mcp.types import (
+    BlobResourceContents,
+    CallToolResult,
+    EmbeddedResource,
+    ImageContent,
+    TextContent,
+    Tool,
+)
 
 T = TypeVar("T")
 
@@ -538,6 +545,34 @@ def test_files_in_and_embedded_resources_out(mcp: StdioMcp) -> None:
     # The JSON text block comes first and says the same as the structured content.
     first = result.content[0]
     assert isinstance(first, TextContent) and json.loads(first.text) == content
+
+
+def test_a_chart_comes_back_as_image_content(mcp: StdioMcp) -> None:
+    result = mcp.call("execute_python_sandbox", {
+        "runtime": "python-data",
+        "python_script": "import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.show()\n"
+                         "open('/output/notes.txt', 'w').write('a chart')\n",
+    })
+    assert result.is_error is False, result.content
+    images = [block for block in result.content if isinstance(block, ImageContent)]
+    assert [image.mime_type for image in images] == ["image/png"]
+    png = base64.b64decode(images[0].data, validate=True)
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    assert resources(result) == {"sandbox:///output/notes.txt": ("text/plain", b"a chart")}
+    content = result.structured_content
+    assert content is not None
+    assert {f["name"]: f["mime_type"] for f in content["files"]} == {
+        "figure-1.png": "image/png", "notes.txt": "text/plain"}
+
+
+def test_the_last_expression_s_value_is_in_the_result(mcp: StdioMcp) -> None:
+    result = mcp.call("execute_python_sandbox", {"python_script": "x = 6\nx * 7"})
+    content = result.structured_content
+    assert content is not None and content["simulated_stdout"] == ""
+    assert content["value"] == {"type": "int", "repr": "42", "repr_truncated": False,
+                                "json_value": 42, "json_error": None}
+    assert mcp.call("execute_python_sandbox", {"python_script": "x = 1"}
+                    ).structured_content["value"] is None  # type: ignore[index]
 
 
 def test_a_run_without_files_has_no_resources(mcp: StdioMcp) -> None:

@@ -21,6 +21,7 @@ from ..._models import (
     EffectiveLimits,
     ErrorInfo,
     ExecutionResult,
+    ExpressionValue,
     Finding,
     Language,
     Limits,
@@ -343,9 +344,13 @@ with a one-line reason), and no host file system: the script sees only the files
 given (files: name -> base64 content), read-only under /input/<name>, may use /tmp as \
 scratch, and its working directory is /output: what it writes there (open('out.csv', 'w') \
 or /output/<name>) is returned: listed in files (name, size, mime_type, uri), the content as \
-embedded resources over MCP (uri {OUTPUT_URI_PREFIX}<name>) and in file_contents over HTTP; \
-writes over a cap ({_DEFAULTS.max_file_bytes // MIB} MiB a file, \
-{_DEFAULTS.max_written_bytes // MIB} MiB in all) are listed in files_dropped.
+embedded resources over MCP (uri {OUTPUT_URI_PREFIX}<name>; images as image content) and in \
+file_contents over HTTP; writes over a cap ({_DEFAULTS.max_file_bytes // MIB} MiB a file, \
+{_DEFAULTS.max_written_bytes // MIB} MiB in all) are listed in files_dropped. With \
+runtime='python-data' (numpy, pandas, matplotlib), a chart the script shows (plt.show()) or \
+leaves open is saved as /output/figure-<n>.png and returned the same way. When the last \
+statement is an expression (as in a notebook cell: `df.describe()`), its value comes back in \
+value (repr, and json_value when it is JSON).
 
 The script is audited before it runs (the "{DEFAULT_POLICY.name}" policy), which refuses only \
 attempts to escape: the interpreter's internals (__subclasses__, __globals__, __builtins__, \
@@ -439,6 +444,10 @@ class SandboxToolResult(BaseModel):
         default_factory=list, description="The host tools the script called, in order: "
         "name, duration_ms, ok, and the exception's type name when a call failed.",
     )
+    value: ExpressionValue | None = Field(
+        None, description="When the script's last statement is an expression whose value is "
+        "not None (as in a notebook cell): its type, repr and, when it is JSON, json_value.",
+    )
 
     @classmethod
     def of(cls, result: ExecutionResult) -> SandboxToolResult:
@@ -459,6 +468,7 @@ class SandboxToolResult(BaseModel):
                               uri=output_uri(name)) for name, data in result.files.items()],
             files_dropped=result.files_dropped,
             tool_calls=result.tool_calls,
+            value=result.value,
         )
 
 

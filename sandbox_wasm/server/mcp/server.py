@@ -26,6 +26,7 @@ from mcp.types import (
     CallToolResult,
     ContentBlock,
     EmbeddedResource,
+    ImageContent,
     TextContent,
     ToolAnnotations,
 )
@@ -80,7 +81,9 @@ INSTRUCTIONS = (
     "variables persist across execute_python_sandbox calls; close_python_session ends it. "
     "Give a script input files with files (name -> base64; it reads /input/<name>); what it "
     "writes under /output comes back as embedded resources (sandbox:///output/<name>). For "
-    "data work pass runtime='python-data': numpy and pandas are there, already imported."
+    "data work pass runtime='python-data': numpy, pandas and matplotlib are there, already "
+    "imported; a chart the script shows or leaves open comes back as an image. A script "
+    "whose last line is an expression returns its value, as a notebook cell does."
 )
 
 _SAFE = ToolAnnotations(
@@ -103,19 +106,25 @@ SessionId = Annotated[str, Field(max_length=64, description="A session_id from "
 _MEMORY = Limits.model_json_schema()["properties"]["memory_mb"]
 
 
+#: Files returned as MCP image content (clients show them), not as embedded resources.
+IMAGE_MIME_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
+
+
 def tool_result(result: ExecutionResult) -> CallToolResult:
     """The result of execute_python_sandbox: the SandboxToolResult as structured content
-    and as JSON text, then each file the script wrote under /output as an embedded
-    resource (its uri and mime type also listed in the structured content's files)."""
+    and as JSON text, then each file the script wrote under /output (charts included): an
+    image as image content, any other file as an embedded resource (its uri and mime type
+    also listed in the structured content's files)."""
     summary = SandboxToolResult.of(result)
     content: list[ContentBlock] = [
         TextContent(type="text", text=summary.model_dump_json(indent=2))
     ]
     for listed in summary.files:
-        blob = BlobResourceContents(
-            uri=listed.uri, mime_type=listed.mime_type,
-            blob=base64.b64encode(result.files[listed.name]).decode("ascii"),
-        )
+        data = base64.b64encode(result.files[listed.name]).decode("ascii")
+        if listed.mime_type in IMAGE_MIME_TYPES:
+            content.append(ImageContent(type="image", data=data, mime_type=listed.mime_type))
+            continue
+        blob = BlobResourceContents(uri=listed.uri, mime_type=listed.mime_type, blob=data)
         content.append(EmbeddedResource(type="resource", resource=blob))
     return CallToolResult(content=content, structured_content=summary.model_dump(mode="json"))
 
