@@ -12,7 +12,8 @@ has a bug of ours (500).
 
 This module builds the app from its parts: `admission` (the guard middleware), `bodies`
 (safe-exec's JSON or multipart bodies), `gateway` (what the routes share and do), `routes`,
-`errors` (refusals and their handlers) and `openapi` (the document as served).
+`errors` (refusals and their handlers), `openapi` (the document as served) and `docs` (its
+Swagger UI and ReDoc pages, with their assets served from the installed package).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from ..ops.ratelimit import RateLimiter
 from ..settings import GatewaySettings
 from ..state.jobs import InMemoryJobStore, JobStore
 from .admission import RequestGuard
+from .docs import add_docs_routes
 from .errors import add_error_handlers
 from .gateway import Gateway
 from .openapi import document_400_not_422
@@ -89,6 +91,8 @@ def create_app(
             "details}}`."
         ),
         lifespan=lifespan,
+        # Served by add_docs_routes from the installed package, not from a CDN.
+        docs_url=None, redoc_url=None,
     )
     app.state.gateway = gateway
     limiter = (RateLimiter(settings.rate_limit, redis_url=settings.redis_url)
@@ -100,6 +104,7 @@ def create_app(
     )
 
     add_error_handlers(app, gateway)
+    add_docs_routes(app)
     add_routes(app, gateway)
     add_session_routes(app, gateway)
     document_400_not_422(app, settings)
