@@ -9,12 +9,19 @@ closing a session change the server's state; a run given a session_id changes th
 session's, so `execute_python_sandbox` is not idempotent. Its input files come as base64
 arguments, and the files a run writes under /output go back as embedded resources next to
 the structured result.
+
+A client's `notifications/cancelled` for a running execute_python_sandbox call interrupts
+the run (the library's interrupt, within milliseconds): its worker is free at once, and a
+session call is rolled back as after a timeout (the session keeps the state it had). As the
+protocol says, a cancelled request gets no answer.
 """
 
+import asyncio
 import base64
 import contextlib
 import functools
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Awaitable, Callable, Iterator
 from datetime import UTC, datetime
 from typing import Annotated, ParamSpec, TypeVar
 
@@ -103,6 +110,36 @@ SessionId = Annotated[str, Field(max_length=64, description="A session_id from "
 _MEMORY = Limits.model_json_schema()["properties"]["memory_mb"]
 
 
+#: How long a session call waits for the session's cancelled call to stop (an interrupt
+#: lands in milliseconds; this only bounds the wait).
+STOPPING_WAIT_SECONDS = 5.0
+
+
+async def interruptible(
+    work: Awaitable[_T], cancel: threading.Event,
+    stopping: dict[str, asyncio.Task[_T]] | None = None, key: str = "",
+) -> _T:
+    """`work` (a run given `cancel`), awaited so that cancelling the caller (the SDK
+    cancels a tool call's scope on `notifications/cancelled`) sets `cancel` and waits for
+    the run to stop before the cancellation goes on. The run's thread would otherwise go
+    on to its deadline with nobody waiting for it: `work` runs as a task of its own,
+    outside the caller's cancel scope, so that it can be waited for. While it stops, its
+    task is in `stopping[key]` (a session's id: the session's next call waits for it)."""
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        cancel.set()
+        if stopping is not None:
+            stopping[key] = task
+            task.add_done_callback(lambda _: stopping.pop(key, None))
+        with anyio.CancelScope(shield=True):
+            await asyncio.wait([task])  # the interrupt lands within a tick or two
+        if not task.cancelled():
+            task.exception()  # retrieved: the caller cancelled, whatever the run became
+        raise
+
+
 def tool_result(result: ExecutionResult) -> CallToolResult:
     """The result of execute_python_sandbox: the SandboxToolResult as structured content
     and as JSON text, then each file the script wrote under /output as an embedded
@@ -161,6 +198,10 @@ def create_mcp_server(
         return await anyio.to_thread.run_sync(fn, limiter=limiter)
 
     registry = SessionRegistry(caps, sandbox, run)
+    # Session calls being interrupted after a client cancelled them: the client gets no
+    # answer to wait for, so its next call on the session may come while the interrupt
+    # lands; that call waits for it instead of finding the session busy.
+    stopping: dict[str, asyncio.Task[ExecutionResult]] = {}
     sandboxes = {sandbox.python_variant: sandbox}
 
     def sandbox_for(runtime: str | None) -> Sandbox:
@@ -231,17 +272,25 @@ def create_mcp_server(
         ] = None,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, SandboxToolResult]:
+        cancel = threading.Event()
         if session_id is None:
             with tool_errors():
                 box = sandbox_for(runtime)
-            result = await on_worker(box.execute, python_script, profile=timeout_profile,
-                                     files=files)
+            result = await interruptible(on_worker(
+                box.execute, python_script, profile=timeout_profile, files=files,
+                cancel=cancel), cancel)
         else:
+            owner = owner_of(ctx) if ctx else None
+            previous = stopping.get(session_id)
+            if previous is not None:
+                with anyio.move_on_after(STOPPING_WAIT_SECONDS):
+                    await asyncio.wait([previous])
             with tool_errors():
-                result = await registry.execute(
-                    session_id, python_script, owner=owner_of(ctx) if ctx else None,
+                result = await interruptible(registry.execute(
+                    session_id, python_script, owner=owner,
                     overrides={"timeout_ms": TIMEOUT_PROFILES[timeout_profile]}, files=files,
-                )
+                    cancel=cancel,
+                ), cancel, stopping, session_id)
         return tool_result(result)
 
     @server.tool(
