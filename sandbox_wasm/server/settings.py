@@ -215,6 +215,11 @@ class GatewaySettings(BaseSettings):
         False, description="Allow a non-loopback host without API keys (anyone who reaches "
         "the port runs code).",
     )
+    mcp_max_clients: int = Field(
+        256, ge=0, le=100_000,
+        description="MCP clients (streamable-HTTP transport sessions) /mcp holds at once, "
+        "each forgotten after 10 minutes without a request; 0 turns /mcp off.",
+    )
     max_timeout_ms: int = Field(
         30_000, ge=1, le=3_600_000,
         description="Largest timeout_ms a request may ask for; more is a 400 naming the field.",

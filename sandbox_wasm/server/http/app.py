@@ -12,15 +12,18 @@ has a bug of ours (500).
 
 This module builds the app from its parts: `admission` (the guard middleware), `bodies`
 (safe-exec's JSON or multipart bodies), `gateway` (what the routes share and do), `routes`,
-`errors` (refusals and their handlers), `openapi` (the document as served) and `docs` (its
-Swagger UI and ReDoc pages, with their assets served from the installed package).
+`errors` (refusals and their handlers), `openapi` (the document as served), `docs` (its
+Swagger UI and ReDoc pages, with their assets served from the installed package) and
+`mcp_endpoint` (MCP over streamable HTTP at /mcp, on the same guard, pool and sessions).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 
@@ -37,8 +40,12 @@ from .admission import RequestGuard
 from .docs import add_docs_routes
 from .errors import add_error_handlers
 from .gateway import Gateway
+from .mcp_endpoint import add_mcp_endpoint
 from .openapi import document_400_not_422
 from .routes import add_routes, add_session_routes
+
+if TYPE_CHECKING:
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
 
 def _job_store(settings: GatewaySettings) -> JobStore:
@@ -72,13 +79,17 @@ def create_app(
     offered = GatewayTools([*sandbox.tools.values(), *_built(tools)],
                            entry_points=settings.tools, bridges=settings.bridges)
     gateway = Gateway(settings, sandbox, job_store or _job_store(settings), offered)
+    mcp: list[StreamableHTTPSessionManager] = []
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(gateway.sandbox.warm_up)
         await asyncio.to_thread(gateway.tools.start)
         await gateway.jobs.start()
-        yield
+        async with contextlib.AsyncExitStack() as stack:
+            for manager in mcp:
+                await stack.enter_async_context(manager.run())
+            yield
         await gateway.close()
 
     app = FastAPI(
@@ -107,6 +118,8 @@ def create_app(
     add_docs_routes(app)
     add_routes(app, gateway)
     add_session_routes(app, gateway)
+    if settings.mcp_max_clients:
+        mcp.append(add_mcp_endpoint(app, gateway))
     document_400_not_422(app, settings)
     return app
 

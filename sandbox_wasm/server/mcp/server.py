@@ -68,7 +68,9 @@ from ..http.schemas import (
     SandboxToolResult,
 )
 from ..ops.auth import Authenticator
+from ..ops.pool import PoolSaturated
 from ..state.sessions import (
+    Runner,
     SessionBusy,
     SessionCaps,
     SessionNotFound,
@@ -178,7 +180,8 @@ class SessionClosed(BaseModel):
 
 def create_mcp_server(
     sandbox: Sandbox | None = None, *, workers: int = 2, sessions: SessionCaps | None = None,
-    auth: Authenticator | None = None,
+    auth: Authenticator | None = None, runner: Runner | None = None,
+    registry: SessionRegistry | None = None,
 ) -> MCPServer:
     """An MCP server whose tools run on `sandbox`, at most `workers` executions at once
     (each on a thread, so the server keeps answering meanwhile), keeping sessions within
@@ -186,18 +189,24 @@ def create_mcp_server(
     e.g. those of bridged MCP servers) are offered to every run and session call, and
     listed with their signatures in execute_python_sandbox's description. With `auth`
     (the streamable-HTTP transport behind API keys), a session belongs to the key that
-    opened it: another key's session id is unknown to a caller, as on the HTTP gateway."""
+    opened it: another key's session id is unknown to a caller, as on the HTTP gateway.
+
+    On the HTTP gateway's own port (`/mcp`) the gateway gives its worker pool as `runner`
+    (instead of `workers` threads of the server's own) and its session `registry`, so
+    that MCP and HTTP share one bound on runs and one on sessions."""
     sandbox = sandbox or Sandbox()
-    caps = sessions or SessionCaps()
     limiter = anyio.CapacityLimiter(workers)
     server = MCPServer(
         "sandbox-wasm", title="sandbox-wasm", version=__version__, instructions=INSTRUCTIONS
     )
 
-    async def run(fn: Callable[[], _T]) -> _T:
+    async def on_threads(fn: Callable[[], _T]) -> _T:
         return await anyio.to_thread.run_sync(fn, limiter=limiter)
 
-    registry = SessionRegistry(caps, sandbox, run)
+    run: Runner = runner or on_threads
+    live: SessionRegistry = (registry if registry is not None
+                             else SessionRegistry(sessions or SessionCaps(), sandbox, run))
+    caps = live.caps
     # Session calls being interrupted after a client cancelled them: the client gets no
     # answer to wait for, so its next call on the session may come while the interrupt
     # lands; that call waits for it instead of finding the session busy.
@@ -240,10 +249,14 @@ def create_mcp_server(
             raise ToolError(str(exc)) from None
         except SandboxError as exc:
             raise ToolError(f"the sandbox runtime is unavailable: {exc}") from None
+        except PoolSaturated:
+            raise ToolError("the server is overloaded (every worker busy, the queue full): "
+                            "retry shortly") from None
 
     async def on_worker(fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
         with tool_errors():
-            return await run(functools.partial(fn, *args, **kwargs))
+            result: _T = await run(functools.partial(fn, *args, **kwargs))
+            return result
 
     offered = tools_description(sandbox.tools)
 
@@ -286,7 +299,7 @@ def create_mcp_server(
                 with anyio.move_on_after(STOPPING_WAIT_SECONDS):
                     await asyncio.wait([previous])
             with tool_errors():
-                result = await interruptible(registry.execute(
+                result = await interruptible(live.execute(
                     session_id, python_script, owner=owner,
                     overrides={"timeout_ms": TIMEOUT_PROFILES[timeout_profile]}, files=files,
                     cancel=cancel,
@@ -316,14 +329,14 @@ def create_mcp_server(
         ctx: Context | None = None,
     ) -> SessionOpened:
         with tool_errors():
-            entry = await registry.open(
+            entry = await live.open(
                 limits={"memory_mb": memory_mb}, policy=sandbox.policy, on_trap="rollback",
                 owner=owner_of(ctx) if ctx else None, sandbox=sandbox_for(runtime),
             )
         return SessionOpened(
             session_id=entry.id, memory_mb=memory_mb, policy=sandbox.policy.name,
             idle_timeout_seconds=caps.idle_seconds,
-            expires_at=datetime.fromtimestamp(registry.expires_at(entry), UTC),
+            expires_at=datetime.fromtimestamp(live.expires_at(entry), UTC),
         )
 
     @server.tool(
@@ -335,8 +348,8 @@ def create_mcp_server(
     ) -> SessionClosed:
         owner = owner_of(ctx) if ctx else None
         with tool_errors():
-            calls = registry.get(session_id, owner=owner).session.calls
-            await registry.close(session_id, owner=owner)
+            calls = live.get(session_id, owner=owner).session.calls
+            await live.close(session_id, owner=owner)
         return SessionClosed(session_id=session_id, calls=calls)
 
     return server
