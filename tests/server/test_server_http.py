@@ -290,6 +290,39 @@ def test_unknown_routes_and_methods_are_json_errors(server: LiveServer) -> None:
     assert error_of(wrong_method)["code"] == "method_not_allowed"
 
 
+def test_a_syntax_error_is_not_a_safety_finding(server: LiveServer) -> None:
+    """It never runs (status syntax_error) and its verdict is not "blocked": the audit
+    found nothing, it could not parse the source."""
+    result = server.client.post(SAFE_EXEC, json={"code": "def broken(:\n    pass"}).json()
+    assert (result["status"], result["exit_code"], result["syntax_valid"]) == (
+        "syntax_error", 1, False)
+    assert result["audit"]["safety_verdict"] == "safe"
+    assert result["audit"]["flagged_calls"] == []
+    assert result["error"]["type"] == "SyntaxError"
+    tool = server.client.post(TOOL, json={"python_script": "print('unclosed'"}).json()
+    assert tool["syntax_valid"] is False
+    assert tool["ast_security_audit"] == {"flagged_calls": [], "safety_verdict": "safe"}
+
+
+def test_a_keyless_loopback_gateway_does_not_rate_limit_by_default(
+    gateway_sandbox: sw.Sandbox,
+) -> None:
+    """The dev server (loopback, no keys, rate_limit unset): 70 quick requests all run.
+    With keys, or on another host, the default of 60 a minute per client holds."""
+    for live in serve(gateway_sandbox, workers=2, queue=8):
+        assert live.settings.effective_rate_limit == 0
+        statuses = [live.client.post(SAFE_EXEC, json={"code": "print(1)"}).status_code
+                    for _ in range(70)]
+        assert statuses == [200] * 70
+    from sandbox_wasm.server import GatewaySettings
+    from sandbox_wasm.server.ops.auth import hash_key
+
+    keyed = GatewaySettings(api_key_hashes=(f"alice:{hash_key('a-key-of-some-length')}",))
+    assert keyed.effective_rate_limit == 60
+    assert GatewaySettings(host="0.0.0.0", insecure_no_auth=True).effective_rate_limit == 60
+    assert GatewaySettings(rate_limit=5).effective_rate_limit == 5
+
+
 def test_rate_limit_is_429_with_retry_after(limited_server: LiveServer) -> None:
     client = limited_server.client
     for _ in range(3):
