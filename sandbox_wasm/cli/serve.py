@@ -23,6 +23,7 @@ from ..server.ops.processes import (
 )
 from ..server.settings import (
     CONFIG_ENV_VAR,
+    DEFAULT_RATE_LIMIT,
     ENV_VARS,
     ConfigFileError,
     GatewaySettings,
@@ -46,6 +47,8 @@ _METAVARS = {"api_key_hashes": "NAME:SHA256HEX[:SCOPES]", "redis_url": "URL"}
 def _default(name: str, info: FieldInfo) -> str:
     if name == "workers":
         return "usable CPUs / processes"
+    if name == "rate_limit":
+        return f"{DEFAULT_RATE_LIMIT}, off on loopback without keys"
     default = info.get_default(call_default_factory=False)
     if default in (None, ()):
         return "unset"

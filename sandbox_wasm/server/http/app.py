@@ -106,8 +106,8 @@ def create_app(
         docs_url=None, redoc_url=None,
     )
     app.state.gateway = gateway
-    limiter = (RateLimiter(settings.rate_limit, redis_url=settings.redis_url)
-               if settings.rate_limit else None)
+    per_minute = settings.effective_rate_limit
+    limiter = RateLimiter(per_minute, redis_url=settings.redis_url) if per_minute else None
     app.add_middleware(
         RequestGuard, limiter=limiter, settings=settings, metrics=gateway.metrics,
         bodies=gateway.bodies,
