@@ -43,6 +43,7 @@ from ._request import (
     check_language,
     coerce_files,
     coerce_source,
+    coerce_stdin,
     resolve_limits,
 )
 from ._runtimes import javascript
@@ -234,6 +235,7 @@ class Sandbox(Closeable):
         files: Mapping[str, FileContent] | None = None,
         tools: ToolsLike | None = None,
         cancel: threading.Event | None = None,
+        stdin: str | bytes | None = None,
     ) -> ExecutionResult:
         """Audit `code`, run it in a fresh instance if allowed, and return the result.
         `policy` (an `AuditPolicy` or a preset's name) overrides the sandbox's for this call.
@@ -244,6 +246,8 @@ class Sandbox(Closeable):
         (a `threading.Event`, from any thread) interrupts the run wherever the guest is
         (computing, sleeping, waiting for a tool): it ends at once with status
         `interrupted` (exit code 130); an Event already set interrupts it as it starts.
+        `stdin` (text is UTF-8) is what the Python code reads from `sys.stdin`; it counts,
+        with the input files, against `max_input_bytes`.
 
         Raises InvalidRequestError (or SourceTooLargeError) for invalid input and
         RuntimeNotFoundError / RuntimeIntegrityError when the runtime is unusable; anything
@@ -256,8 +260,11 @@ class Sandbox(Closeable):
         )
         source = coerce_source(code, effective.max_source_bytes)
         inputs = coerce_files(files, effective.max_input_bytes)
+        given = coerce_stdin(stdin, effective.max_input_bytes - sum(map(len, inputs.values())))
         program = self._program(language)
         result = ResultBuilder(language, effective, program.runtime)
+        if given and language != "python":
+            raise InvalidRequestError("stdin is for Python code", field="stdin")
         if inputs and not program.has_filesystem:
             raise InvalidRequestError(
                 f"files are for Python code; {program.runtime.name} has no in-memory "
@@ -273,7 +280,8 @@ class Sandbox(Closeable):
                                   rest=program.runtime.returns_to_rest)
         fs = new_filesystem(inputs, effective) if program.has_filesystem else None
         outcome = program.run(payload, effective, audit_budget=audit_budget(effective.memory_mb),
-                              fs=fs, tools=tool_channel(offered, effective), interrupt=cancel)
+                              fs=fs, tools=tool_channel(offered, effective), interrupt=cancel,
+                              stdin=given)
         return result.from_python_run(outcome, policy, offered.keys())
 
     def _execute_javascript(
@@ -444,6 +452,7 @@ def execute(
     image: Path | str | None = None,
     tools: ToolsLike | None = None,
     cancel: threading.Event | None = None,
+    stdin: str | bytes | None = None,
 ) -> ExecutionResult:
     """Audit and run `code` in a fresh sandbox instance; see `Sandbox.execute`. `runtime`
     picks the Python runtime ("python", the default, or "python-data", with numpy and
@@ -454,7 +463,7 @@ def execute(
     return sandbox.execute(
         code, language=language, timeout_ms=timeout_ms, memory_mb=memory_mb,
         limits=limits, profile=profile, policy=policy, files=files, tools=tools,
-        cancel=cancel,
+        cancel=cancel, stdin=stdin,
     )
 
 

@@ -139,8 +139,10 @@ class GuestProgram(Closeable):
         fs: MemoryFS | None = None,
         tools: ToolChannel | None = None,
         interrupt: threading.Event | None = None,
+        stdin: bytes = b"",
     ) -> GuestOutcome:
-        """Run the guest once with `payload` as its stdin, under `limits` (memory cap,
+        """Run the guest once with `payload` as its stdin (then `stdin`, the user's code's
+        own, as `LiveInstance.call` says), under `limits` (memory cap,
         output caps, deadline, fuel), with this program's argv unless another is given: in
         a brand-new Store, or in an idle instance put back to the image (see the class).
         Setting `interrupt` stops the run (`LiveInstance.call`).
@@ -153,7 +155,7 @@ class GuestProgram(Closeable):
             instance = LiveInstance(self, limits.memory_mb * MIB, argv or self.argv, fs=fs)
             try:
                 return instance.call(payload, limits, audit_budget=audit_budget, tools=tools,
-                                     interrupt=interrupt)
+                                     interrupt=interrupt, stdin=stdin)
             finally:
                 instance.close()
         self.check_memory_cap(limits.memory_mb * MIB)
@@ -163,7 +165,7 @@ class GuestProgram(Closeable):
         try:
             faults = thread_faults()
             outcome = instance.call(payload, limits, audit_budget=audit_budget, tools=tools,
-                                    interrupt=interrupt)
+                                    interrupt=interrupt, stdin=stdin)
             faulted = faults is None or thread_faults() != faults
             if outcome.at_rest and outcome.host_error is None:
                 kept = self._keep(instance, reset, faulted=faulted)
@@ -292,12 +294,15 @@ class LiveInstance(Closeable):
     def call(
         self, payload: bytes, limits: Limits, *, audit_budget: Limits | None = None,
         tools: ToolChannel | None = None, interrupt: threading.Event | None = None,
+        stdin: bytes = b"",
     ) -> GuestOutcome:
         """Enter the guest with `payload` as its stdin under `limits` (and `audit_budget`
         until its audit answer, as `GuestProgram.run` describes), with `tools` answering
         its tool calls; never raises for what the guest does. Setting `interrupt` (from any
         thread) stops the guest within a tick or two, wherever it is: the outcome's trap is
-        then "interrupted"."""
+        then "interrupted". `stdin` follows the request on descriptor 0, for the user's
+        code (`sys.stdin`): the guest reads its request until a short or empty read, so
+        the host ends the request with one (`wasi._fd_read`) before serving these bytes."""
         stdout = CappedOutput(limits.max_stdout_bytes, audit_answer=audit_budget is not None)
         stderr = CappedOutput(limits.max_stderr_bytes, error_channel=True)
         outcome = GuestOutcome()
@@ -312,7 +317,8 @@ class LiveInstance(Closeable):
                 raise wasmtime.WasmtimeError("the instance was closed")
             self.store.set_fuel(phases.first_fuel)
             self.store.set_epoch_deadline(epoch_deadline(phases.first_timeout_ms))
-            _reset_run_state(payload, phases, (stdout, stderr), self.fs, tools, interrupt)
+            _reset_run_state(payload, phases, (stdout, stderr), self.fs, tools, interrupt,
+                             stdin)
             self.start()
             # Host functions use this handle with their Caller (same store) instead of
             # looking the export up on every call.
@@ -363,6 +369,7 @@ def _reset_run_state(
     fs: MemoryFS | None = None,
     tools: ToolChannel | None = None,
     interrupt: threading.Event | None = None,
+    stdin: bytes = b"",
 ) -> None:
     """This thread's run state, as the host functions read it during the run."""
     run_state.interrupt = interrupt
@@ -377,8 +384,10 @@ def _reset_run_state(
     run_state.audit_fuel_used = None
     run_state.exit_code = None
     run_state.deadline_hit = False
-    run_state.stdin = memoryview(payload)
+    run_state.stdin = memoryview(payload + stdin if stdin else payload)
     run_state.stdin_offset = 0
+    run_state.request_end = len(payload)
+    run_state.request_end_due = False
     run_state.deadline = time.monotonic() + phases.first_timeout_ms / 1000
     run_state.outputs = outputs
     run_state.closed = set()

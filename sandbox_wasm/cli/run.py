@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import IO
 
 from .._errors import SourceTooLargeError
-from .._models import ExecutionResult
+from .._models import ExecutionResult, Limits
 from .._request import LANGUAGES
 from .._sandbox import Sandbox
 from ._common import (
@@ -60,6 +60,12 @@ def _parser() -> argparse.ArgumentParser:
         help="run in an image built by 'wasm-exec image build' (its packages are importable "
         "and allowed by the audit)",
     )
+    parser.add_argument(
+        "--no-stdin", action="store_true",
+        help="do not pass this process's stdin to the code (by default piped or redirected "
+        "stdin is read, up to the input cap, and the code reads it from sys.stdin; a "
+        "terminal is never read)",
+    )
     add_runtime_arg(parser)
     add_limit_args(parser)
     add_file_args(parser)
@@ -98,6 +104,26 @@ def read_source(script: str | None, code: str | None, max_bytes: int) -> bytes:
             handle.close()
 
 
+def piped_stdin(max_bytes: int) -> bytes | None:
+    """This process's stdin for the code, when it is a pipe or a regular file (`echo hi |
+    wasm-exec s.py`, `wasm-exec s.py < data`): at most `max_bytes` are taken, and more is a
+    usage error (nothing is run). A terminal, /dev/null or a socket is not read (None), so
+    an interactive shell never waits for input the code may not want."""
+    try:
+        mode = os.fstat(sys.stdin.fileno()).st_mode
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return None
+    if not (stat.S_ISFIFO(mode) or stat.S_ISREG(mode)) or sys.stdin.isatty():
+        return None
+    data = sys.stdin.buffer.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise UsageError(
+            f"stdin is over {max_bytes} bytes, the input cap (max_input_bytes, "
+            f"{Limits().max_input_bytes} bytes by default, with the --file files); use "
+            "--file for larger data, or --no-stdin")
+    return data
+
+
 def _print_result(result: ExecutionResult, as_json: bool) -> None:
     if as_json:
         print(result.model_dump_json(indent=2))
@@ -129,16 +155,21 @@ def main(argv: Sequence[str]) -> int:
     limits = limits_from_args(args)
     source = read_source(args.script, args.code, limits.max_source_bytes)
     files = read_input_files(args.files, limits.max_input_bytes)
+    stdin = None
+    if not args.no_stdin and args.script != "-":  # with "-", stdin was the source
+        stdin = piped_stdin(limits.max_input_bytes - sum(map(len, files.values())))
     policy = policy_from_args(args)
     language = args.language
     if language is None:
         is_js = args.script is not None and args.script.endswith((".js", ".mjs"))
         language = "javascript" if is_js else "python"
+    if language != "python":
+        stdin = None  # JavaScript code has no stdin module to read it with
     with Sandbox(policy=policy, limits=limits, image=args.image,
                  runtime=args.runtime) as sandbox:
         # Ctrl-C interrupts the run: it ends at once with status interrupted (exit 130).
         result, _ = interruptible(lambda cancel: sandbox.execute(
-            source, language=language, files=files or None, cancel=cancel))
+            source, language=language, files=files or None, cancel=cancel, stdin=stdin))
     _print_result(result, args.json)
     _output_files(result, args)
     return result.exit_code
