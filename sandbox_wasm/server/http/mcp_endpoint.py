@@ -39,8 +39,13 @@ def add_mcp_endpoint(app: FastAPI, gateway: Gateway) -> StreamableHTTPSessionMan
     # Builds the transport's session manager (the app it returns is not used: its route
     # is added here, behind the gateway's middleware). On a loopback host the SDK turns on
     # its DNS-rebinding protection (Host and Origin must be loopback).
+    # With several gateway processes on one port, a client's next connection may reach
+    # another process, which would not know its transport session: each request then
+    # stands alone (stateless), at the cost of what needs one (a cancel sent as a separate
+    # request finds nothing to cancel there).
     server.streamable_http_app(
         host=settings.host, max_sessions=settings.mcp_max_clients,
+        stateless_http=settings.processes > 1,
         session_idle_timeout=MCP_IDLE_SECONDS,
         max_request_body_size=settings.max_files_body_bytes,
     )
