@@ -136,7 +136,8 @@ def _settings(args: argparse.Namespace) -> GatewaySettings:
 
 
 def _announce(settings: GatewaySettings) -> None:
-    """One line on stderr saying who may use the gateway."""
+    """Two lines on stderr: who may use the gateway; where its docs and /mcp are, and the
+    rate limit in force."""
     keys = len(settings.api_key_hashes)
     if keys:
         print(f"wasm-exec serve: {keys} API key(s); requests need Authorization: Bearer",
@@ -147,6 +148,12 @@ def _announce(settings: GatewaySettings) -> None:
     else:
         print(f"wasm-exec serve: WARNING: no API keys (--insecure-no-auth): anyone reaching "
               f"{settings.host} can run code", file=sys.stderr)
+    base = f"http://{settings.host}:{settings.port}"
+    mcp = f", MCP at {base}/mcp" if settings.mcp_max_clients else ""
+    limit = settings.effective_rate_limit
+    per_minute = f"{limit} requests a minute per client" if limit else "off"
+    print(f"wasm-exec serve: docs at {base}/docs{mcp}; rate limit {per_minute}",
+          file=sys.stderr)
 
 
 def _check_runtimes(sandbox: Sandbox) -> bool:
