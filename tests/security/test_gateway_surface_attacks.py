@@ -181,6 +181,40 @@ def test_mcp_cannot_reach_another_keys_session(gateway_sandbox: sw.Sandbox) -> N
         assert still.json()["stdout"] == "alice-token-77\n"
 
 
+def test_mcp_cannot_go_around_the_gateways_caps(gateway_sandbox: sw.Sandbox) -> None:
+    """max_timeout_ms, max_source_bytes and max_input_bytes hold over /mcp as over HTTP,
+    for runs and for the sessions MCP opens."""
+    for live in serve(gateway_sandbox, workers=1, queue=4, rate_limit=10_000,
+                      max_timeout_ms=2_000, max_source_bytes=100, max_input_bytes=10):
+        async def probe(url: str) -> tuple[list[str], dict, str]:
+            async with Client(f"{url}/mcp") as mcp:
+                errors = []
+                for arguments in (
+                    {"python_script": "print(1)", "timeout_profile": "extended_30s"},
+                    {"python_script": "#" + "x" * 200, "timeout_profile": "fast_1s"},
+                    {"python_script": "print(1)", "files": {"f.bin": "A" * 40},
+                     "timeout_profile": "fast_1s"},
+                ):
+                    result = await mcp.call_tool("execute_python_sandbox", arguments)
+                    assert result.is_error is True, arguments
+                    errors.append(str(result.content[0].text))  # type: ignore[union-attr]
+                ran = await mcp.call_tool("execute_python_sandbox", {
+                    "python_script": "print('ok')", "timeout_profile": "fast_1s"})
+                opened = await mcp.call_tool("open_python_session", {})
+                assert opened.structured_content is not None
+                return errors, dict(ran.structured_content or {}), str(
+                    opened.structured_content["session_id"])
+
+        errors, ran, session_id = asyncio.run(probe(live.url))
+        assert "max_timeout_ms of 2000" in errors[0]
+        assert "100" in errors[1] and "source" in errors[1]
+        assert "10 bytes" in errors[2]
+        assert ran["simulated_stdout"] == "ok\n"
+        limits = live.client.get(f"/v1/sessions/{session_id}").json()["limits"]
+        assert (limits["timeout_ms"], limits["max_source_bytes"], limits["max_input_bytes"]) == (
+            2_000, 100, 10)
+
+
 # -- the documentation's assets --------------------------------------------------------------
 @pytest.mark.parametrize("path", [
     "/docs/assets/../../../../etc/passwd", "/docs/assets/%2e%2e/%2e%2e/etc/passwd",

@@ -1,8 +1,10 @@
 """MCP on the gateway's own port: the MCP server's tools (those of `wasm-exec mcp`) over the
 streamable-HTTP transport at `/mcp`, behind the gateway's guard (API keys and their scopes,
 the per-client rate limit, the body cap) and on its worker pool and session registry, so
-that one bound holds runs and one holds sessions whichever protocol a client speaks. A
-session opened over MCP belongs to the key that opened it, as one opened over HTTP does."""
+that one bound holds runs and one holds sessions whichever protocol a client speaks, and
+under its caps (max_timeout_ms, max_source_bytes, max_input_bytes), which MCP cannot go
+around. A session opened over MCP belongs to the key that opened it, as one opened over HTTP
+does."""
 
 from __future__ import annotations
 
@@ -35,6 +37,8 @@ def add_mcp_endpoint(app: FastAPI, gateway: Gateway) -> StreamableHTTPSessionMan
     server = create_mcp_server(
         gateway.sandbox, auth=Authenticator(keys) if keys else None,
         runner=gateway.pool.run, registry=gateway.sessions,
+        run_limits=gateway.server_limits(), max_timeout_ms=settings.max_timeout_ms,
+        sandbox_for=gateway.sandbox_for,
     )
     # Builds the transport's session manager (the app it returns is not used: its route
     # is added here, behind the gateway's middleware). On a loopback host the SDK turns on

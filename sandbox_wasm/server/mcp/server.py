@@ -21,7 +21,7 @@ import base64
 import contextlib
 import functools
 import threading
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Annotated, ParamSpec, TypeVar
 
@@ -181,7 +181,9 @@ class SessionClosed(BaseModel):
 def create_mcp_server(
     sandbox: Sandbox | None = None, *, workers: int = 2, sessions: SessionCaps | None = None,
     auth: Authenticator | None = None, runner: Runner | None = None,
-    registry: SessionRegistry | None = None,
+    registry: SessionRegistry | None = None, run_limits: Mapping[str, int] | None = None,
+    max_timeout_ms: int | None = None,
+    sandbox_for: Callable[[str], Sandbox] | None = None,
 ) -> MCPServer:
     """An MCP server whose tools run on `sandbox`, at most `workers` executions at once
     (each on a thread, so the server keeps answering meanwhile), keeping sessions within
@@ -193,7 +195,10 @@ def create_mcp_server(
 
     On the HTTP gateway's own port (`/mcp`) the gateway gives its worker pool as `runner`
     (instead of `workers` threads of the server's own) and its session `registry`, so
-    that MCP and HTTP share one bound on runs and one on sessions."""
+    that MCP and HTTP share one bound on runs and one on sessions; and its caps, which
+    hold over MCP as over HTTP: `run_limits` (limits set on every run and session, e.g.
+    max_source_bytes and max_input_bytes), `max_timeout_ms` (a timeout_profile asking for
+    more is a tool error) and `sandbox_for` (its sandbox of a named runtime)."""
     sandbox = sandbox or Sandbox()
     limiter = anyio.CapacityLimiter(workers)
     server = MCPServer(
@@ -212,15 +217,33 @@ def create_mcp_server(
     # lands; that call waits for it instead of finding the session busy.
     stopping: dict[str, asyncio.Task[ExecutionResult]] = {}
     sandboxes = {sandbox.python_variant: sandbox}
+    forced = dict(run_limits or {})
 
-    def sandbox_for(runtime: str | None) -> Sandbox:
+    def runtime_sandbox(runtime: str | None) -> Sandbox:
         """The sandbox of the runtime a call names (the server's when None)."""
         if runtime is None:
             return sandbox
+        if sandbox_for is not None:
+            return sandbox_for(runtime)
         variant = python_variant(runtime)
         if variant not in sandboxes:
             sandboxes[variant] = sandbox.with_runtime(variant)
         return sandboxes[variant]
+
+    # A session's own deadline (each call sets its own from its profile): the default
+    # profile's, or the server's cap when that is less.
+    session_timeout = TIMEOUT_PROFILES[DEFAULT_PROFILE]
+    if max_timeout_ms is not None:
+        session_timeout = min(session_timeout, max_timeout_ms)
+
+    def timeout_of(profile: TimeoutProfile) -> int:
+        """The profile's timeout, within the server's cap (refused, not clamped: a client
+        must not believe it got a deadline it did not)."""
+        asked = TIMEOUT_PROFILES[profile]
+        if max_timeout_ms is not None and asked > max_timeout_ms:
+            raise ToolError(f"timeout_profile: {profile} asks for {asked} ms, over this "
+                            f"server's max_timeout_ms of {max_timeout_ms}")
+        return asked
 
     def owner_of(ctx: Context) -> str | None:
         """The name of the API key that made this request (None without keys, or on
@@ -286,12 +309,13 @@ def create_mcp_server(
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, SandboxToolResult]:
         cancel = threading.Event()
+        timeout_ms = timeout_of(timeout_profile)
         if session_id is None:
             with tool_errors():
-                box = sandbox_for(runtime)
+                box = runtime_sandbox(runtime)
+            limits = {**box.limits.model_dump(), **forced, "timeout_ms": timeout_ms}
             result = await interruptible(on_worker(
-                box.execute, python_script, profile=timeout_profile, files=files,
-                cancel=cancel), cancel)
+                box.execute, python_script, limits=limits, files=files, cancel=cancel), cancel)
         else:
             owner = owner_of(ctx) if ctx else None
             previous = stopping.get(session_id)
@@ -301,7 +325,7 @@ def create_mcp_server(
             with tool_errors():
                 result = await interruptible(live.execute(
                     session_id, python_script, owner=owner,
-                    overrides={"timeout_ms": TIMEOUT_PROFILES[timeout_profile]}, files=files,
+                    overrides={"timeout_ms": timeout_ms}, files=files,
                     cancel=cancel,
                 ), cancel, stopping, session_id)
         return tool_result(result)
@@ -330,8 +354,9 @@ def create_mcp_server(
     ) -> SessionOpened:
         with tool_errors():
             entry = await live.open(
-                limits={"memory_mb": memory_mb}, policy=sandbox.policy, on_trap="rollback",
-                owner=owner_of(ctx) if ctx else None, sandbox=sandbox_for(runtime),
+                limits={**forced, "memory_mb": memory_mb, "timeout_ms": session_timeout},
+                policy=sandbox.policy, on_trap="rollback",
+                owner=owner_of(ctx) if ctx else None, sandbox=runtime_sandbox(runtime),
             )
         return SessionOpened(
             session_id=entry.id, memory_mb=memory_mb, policy=sandbox.policy.name,
