@@ -64,9 +64,17 @@ def test_the_gateway_answers_mcp_on_its_own_port(open_gateway: LiveServer) -> No
                                          {"python_script": "print(6 * 7)"})
             return {tool.name for tool in listed.tools}, structured(called)
 
+    def succeeded() -> float:
+        for line in open_gateway.client.get("/metrics").text.splitlines():
+            if line.startswith('sandbox_executions_total{status="succeeded"}'):
+                return float(line.split()[-1])
+        return 0.0
+
+    before = succeeded()
     names, result = asyncio.run(session())
     assert names == TOOLS
     assert (result["exit_code"], result["simulated_stdout"]) == (0, "42\n")
+    assert succeeded() == before + 1  # MCP runs are in the gateway's metrics
     # The HTTP API on the same port is unchanged.
     assert open_gateway.client.post("/v1/tools/safe-exec",
                                     json={"code": "print(1)"}).json()["stdout"] == "1\n"

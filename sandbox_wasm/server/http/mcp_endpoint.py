@@ -38,7 +38,7 @@ def add_mcp_endpoint(app: FastAPI, gateway: Gateway) -> StreamableHTTPSessionMan
         gateway.sandbox, auth=Authenticator(keys) if keys else None,
         runner=gateway.pool.run, registry=gateway.sessions,
         run_limits=gateway.server_limits(), max_timeout_ms=settings.max_timeout_ms,
-        sandbox_for=gateway.sandbox_for,
+        sandbox_for=gateway.sandbox_for, observe=gateway.metrics.observe,
     )
     # Builds the transport's session manager (the app it returns is not used: its route
     # is added here, behind the gateway's middleware). On a loopback host the SDK turns on

@@ -21,6 +21,7 @@ import base64
 import contextlib
 import functools
 import threading
+import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Annotated, ParamSpec, TypeVar
@@ -184,6 +185,7 @@ def create_mcp_server(
     registry: SessionRegistry | None = None, run_limits: Mapping[str, int] | None = None,
     max_timeout_ms: int | None = None,
     sandbox_for: Callable[[str], Sandbox] | None = None,
+    observe: Callable[[ExecutionResult, float], None] | None = None,
 ) -> MCPServer:
     """An MCP server whose tools run on `sandbox`, at most `workers` executions at once
     (each on a thread, so the server keeps answering meanwhile), keeping sessions within
@@ -198,7 +200,8 @@ def create_mcp_server(
     that MCP and HTTP share one bound on runs and one on sessions; and its caps, which
     hold over MCP as over HTTP: `run_limits` (limits set on every run and session, e.g.
     max_source_bytes and max_input_bytes), `max_timeout_ms` (a timeout_profile asking for
-    more is a tool error) and `sandbox_for` (its sandbox of a named runtime)."""
+    more is a tool error), `sandbox_for` (its sandbox of a named runtime) and `observe`
+    (its metrics of a run: the result and its seconds)."""
     sandbox = sandbox or Sandbox()
     limiter = anyio.CapacityLimiter(workers)
     server = MCPServer(
@@ -235,6 +238,15 @@ def create_mcp_server(
     session_timeout = TIMEOUT_PROFILES[DEFAULT_PROFILE]
     if max_timeout_ms is not None:
         session_timeout = min(session_timeout, max_timeout_ms)
+
+    def run_once(box: Sandbox, script: str, limits: dict[str, object],
+                 files: Base64Files | None, cancel: threading.Event) -> ExecutionResult:
+        """One run, on a worker thread, seen by `observe`."""
+        started = time.perf_counter()
+        result = box.execute(script, limits=limits, files=files, cancel=cancel)
+        if observe is not None:
+            observe(result, time.perf_counter() - started)
+        return result
 
     def timeout_of(profile: TimeoutProfile) -> int:
         """The profile's timeout, within the server's cap (refused, not clamped: a client
@@ -315,7 +327,7 @@ def create_mcp_server(
                 box = runtime_sandbox(runtime)
             limits = {**box.limits.model_dump(), **forced, "timeout_ms": timeout_ms}
             result = await interruptible(on_worker(
-                box.execute, python_script, limits=limits, files=files, cancel=cancel), cancel)
+                run_once, box, python_script, limits, files, cancel), cancel)
         else:
             owner = owner_of(ctx) if ctx else None
             previous = stopping.get(session_id)
