@@ -399,7 +399,7 @@ class Gateway:
             return None
         if job.status == "done":
             raise ApiError("job_finished", f"job {job_id} has already finished: its result "
-                           "stands (GET /v1/jobs/{job_id})", field="job_id")
+                           f"stands (GET /v1/jobs/{job_id})", field="job_id")
         live = self._live.get(sid)
         if live is not None:
             live.interrupt()

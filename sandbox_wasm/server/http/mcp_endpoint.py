@@ -30,15 +30,17 @@ def add_mcp_endpoint(app: FastAPI, gateway: Gateway) -> StreamableHTTPSessionMan
     manager.run()`) while the app does."""
     from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
 
-    from ..mcp.server import create_mcp_server
+    from ..mcp.server import HostGateway, create_mcp_server
 
     settings = gateway.settings
     keys = settings.api_keys
     server = create_mcp_server(
         gateway.sandbox, auth=Authenticator(keys) if keys else None,
-        runner=gateway.pool.run, registry=gateway.sessions,
-        run_limits=gateway.server_limits(), max_timeout_ms=settings.max_timeout_ms,
-        sandbox_for=gateway.sandbox_for, observe=gateway.metrics.observe,
+        gateway=HostGateway(
+            runner=gateway.pool.run, registry=gateway.sessions,
+            run_limits=gateway.server_limits(), max_timeout_ms=settings.max_timeout_ms,
+            sandbox_for=gateway.sandbox_for, observe=gateway.metrics.observe,
+        ),
     )
     # Builds the transport's session manager (the app it returns is not used: its route
     # is added here, behind the gateway's middleware). On a loopback host the SDK turns on

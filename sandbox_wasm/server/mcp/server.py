@@ -23,6 +23,7 @@ import functools
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Annotated, ParamSpec, TypeVar
 
@@ -179,13 +180,28 @@ class SessionClosed(BaseModel):
     calls: int = Field(description="Calls it had run.")
 
 
+@dataclass(frozen=True)
+class HostGateway:
+    """What the HTTP gateway lends the MCP server it serves at `/mcp`, so that MCP and HTTP
+    share one bound on runs and one on sessions, under the same caps."""
+
+    #: The gateway's worker pool (instead of threads of the MCP server's own).
+    runner: Runner
+    #: The gateway's sessions.
+    registry: SessionRegistry
+    #: Limits set on every run and session (max_source_bytes, max_input_bytes).
+    run_limits: Mapping[str, int]
+    #: The largest timeout a call may ask for: a timeout_profile over it is a tool error.
+    max_timeout_ms: int
+    #: The gateway's sandbox of a named runtime.
+    sandbox_for: Callable[[str], Sandbox]
+    #: The gateway's metrics of a run (the result and its seconds).
+    observe: Callable[[ExecutionResult, float], None]
+
+
 def create_mcp_server(
     sandbox: Sandbox | None = None, *, workers: int = 2, sessions: SessionCaps | None = None,
-    auth: Authenticator | None = None, runner: Runner | None = None,
-    registry: SessionRegistry | None = None, run_limits: Mapping[str, int] | None = None,
-    max_timeout_ms: int | None = None,
-    sandbox_for: Callable[[str], Sandbox] | None = None,
-    observe: Callable[[ExecutionResult, float], None] | None = None,
+    auth: Authenticator | None = None, gateway: HostGateway | None = None,
 ) -> MCPServer:
     """An MCP server whose tools run on `sandbox`, at most `workers` executions at once
     (each on a thread, so the server keeps answering meanwhile), keeping sessions within
@@ -195,13 +211,8 @@ def create_mcp_server(
     (the streamable-HTTP transport behind API keys), a session belongs to the key that
     opened it: another key's session id is unknown to a caller, as on the HTTP gateway.
 
-    On the HTTP gateway's own port (`/mcp`) the gateway gives its worker pool as `runner`
-    (instead of `workers` threads of the server's own) and its session `registry`, so
-    that MCP and HTTP share one bound on runs and one on sessions; and its caps, which
-    hold over MCP as over HTTP: `run_limits` (limits set on every run and session, e.g.
-    max_source_bytes and max_input_bytes), `max_timeout_ms` (a timeout_profile asking for
-    more is a tool error), `sandbox_for` (its sandbox of a named runtime) and `observe`
-    (its metrics of a run: the result and its seconds)."""
+    On the HTTP gateway's own port (`/mcp`), `gateway` lends its pool, sessions, caps and
+    metrics (`HostGateway`); `workers` and `sessions` are then unused."""
     sandbox = sandbox or Sandbox()
     limiter = anyio.CapacityLimiter(workers)
     server = MCPServer(
@@ -211,23 +222,25 @@ def create_mcp_server(
     async def on_threads(fn: Callable[[], _T]) -> _T:
         return await anyio.to_thread.run_sync(fn, limiter=limiter)
 
-    run: Runner = runner or on_threads
-    live: SessionRegistry = (registry if registry is not None
+    run: Runner = gateway.runner if gateway is not None else on_threads
+    live: SessionRegistry = (gateway.registry if gateway is not None
                              else SessionRegistry(sessions or SessionCaps(), sandbox, run))
+    forced = dict(gateway.run_limits) if gateway is not None else {}
+    max_timeout_ms = gateway.max_timeout_ms if gateway is not None else None
+    observe = gateway.observe if gateway is not None else None
     caps = live.caps
     # Session calls being interrupted after a client cancelled them: the client gets no
     # answer to wait for, so its next call on the session may come while the interrupt
     # lands; that call waits for it instead of finding the session busy.
     stopping: dict[str, asyncio.Task[ExecutionResult]] = {}
     sandboxes = {sandbox.python_variant: sandbox}
-    forced = dict(run_limits or {})
 
     def runtime_sandbox(runtime: str | None) -> Sandbox:
         """The sandbox of the runtime a call names (the server's when None)."""
         if runtime is None:
             return sandbox
-        if sandbox_for is not None:
-            return sandbox_for(runtime)
+        if gateway is not None:
+            return gateway.sandbox_for(runtime)
         variant = python_variant(runtime)
         if variant not in sandboxes:
             sandboxes[variant] = sandbox.with_runtime(variant)
