@@ -27,6 +27,7 @@ from ._fs.tree import FileCaps, MemoryFS
 from ._host.engine import engine_host
 from ._host.hostcall import run_interrupted, run_time_left
 from ._host.program import GuestProgram
+from ._host.stdin import StdinStream
 from ._lifetime import Closeable
 from ._models import (
     AuditReport,
@@ -235,7 +236,7 @@ class Sandbox(Closeable):
         files: Mapping[str, FileContent] | None = None,
         tools: ToolsLike | None = None,
         cancel: threading.Event | None = None,
-        stdin: str | bytes | None = None,
+        stdin: str | bytes | int | None = None,
     ) -> ExecutionResult:
         """Audit `code`, run it in a fresh instance if allowed, and return the result.
         `policy` (an `AuditPolicy` or a preset's name) overrides the sandbox's for this call.
@@ -247,7 +248,10 @@ class Sandbox(Closeable):
         (computing, sleeping, waiting for a tool): it ends at once with status
         `interrupted` (exit code 130); an Event already set interrupts it as it starts.
         `stdin` (text is UTF-8) is what the Python code reads from `sys.stdin`; it counts,
-        with the input files, against `max_input_bytes`.
+        with the input files, against `max_input_bytes`. An int is a file descriptor the
+        code's reads are served from as it makes them (what `wasm-exec` does with its own
+        stdin): code that never reads stdin takes nothing from it, a read waits for input
+        within the deadline, and a read past `max_input_bytes` fails with OSError (EIO).
 
         Raises InvalidRequestError (or SourceTooLargeError) for invalid input and
         RuntimeNotFoundError / RuntimeIntegrityError when the runtime is unusable; anything
@@ -260,10 +264,11 @@ class Sandbox(Closeable):
         )
         source = coerce_source(code, effective.max_source_bytes)
         inputs = coerce_files(files, effective.max_input_bytes)
-        given = coerce_stdin(stdin, effective.max_input_bytes - sum(map(len, inputs.values())))
+        room = effective.max_input_bytes - sum(map(len, inputs.values()))
+        given = coerce_stdin(stdin, room)
         program = self._program(language)
         result = ResultBuilder(language, effective, program.runtime)
-        if given and language != "python":
+        if given != b"" and language != "python":
             raise InvalidRequestError("stdin is for Python code", field="stdin")
         if inputs and not program.has_filesystem:
             raise InvalidRequestError(
@@ -281,7 +286,7 @@ class Sandbox(Closeable):
         fs = new_filesystem(inputs, effective) if program.has_filesystem else None
         outcome = program.run(payload, effective, audit_budget=audit_budget(effective.memory_mb),
                               fs=fs, tools=tool_channel(offered, effective), interrupt=cancel,
-                              stdin=given)
+                              stdin=StdinStream(given, room) if isinstance(given, int) else given)
         return result.from_python_run(outcome, policy, offered.keys())
 
     def _execute_javascript(
@@ -452,7 +457,7 @@ def execute(
     image: Path | str | None = None,
     tools: ToolsLike | None = None,
     cancel: threading.Event | None = None,
-    stdin: str | bytes | None = None,
+    stdin: str | bytes | int | None = None,
 ) -> ExecutionResult:
     """Audit and run `code` in a fresh sandbox instance; see `Sandbox.execute`. `runtime`
     picks the Python runtime ("python", the default, or "python-data", with numpy and

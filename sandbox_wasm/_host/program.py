@@ -36,6 +36,7 @@ from .engine import EngineHost
 from .hostcall import on_epoch, run_state
 from .memory import WASM_PAGE, MemoryReset, memory_address, thread_faults
 from .output import CappedOutput, GuestOutcome, TrapKind
+from .stdin import StdinStream
 from .wasi import define_host_functions, epoch_deadline
 
 # A C stack that overflows the stock region at the bottom of linear memory wraps below
@@ -139,7 +140,7 @@ class GuestProgram(Closeable):
         fs: MemoryFS | None = None,
         tools: ToolChannel | None = None,
         interrupt: threading.Event | None = None,
-        stdin: bytes = b"",
+        stdin: bytes | StdinStream = b"",
     ) -> GuestOutcome:
         """Run the guest once with `payload` as its stdin (then `stdin`, the user's code's
         own, as `LiveInstance.call` says), under `limits` (memory cap,
@@ -294,7 +295,7 @@ class LiveInstance(Closeable):
     def call(
         self, payload: bytes, limits: Limits, *, audit_budget: Limits | None = None,
         tools: ToolChannel | None = None, interrupt: threading.Event | None = None,
-        stdin: bytes = b"",
+        stdin: bytes | StdinStream = b"",
     ) -> GuestOutcome:
         """Enter the guest with `payload` as its stdin under `limits` (and `audit_budget`
         until its audit answer, as `GuestProgram.run` describes), with `tools` answering
@@ -302,7 +303,8 @@ class LiveInstance(Closeable):
         thread) stops the guest within a tick or two, wherever it is: the outcome's trap is
         then "interrupted". `stdin` follows the request on descriptor 0, for the user's
         code (`sys.stdin`): the guest reads its request until a short or empty read, so
-        the host ends the request with one (`wasi._fd_read`) before serving these bytes."""
+        the host ends the request with one (`wasi._fd_read`) before serving these bytes,
+        or the reads of a `StdinStream` as the code makes them."""
         stdout = CappedOutput(limits.max_stdout_bytes, audit_answer=audit_budget is not None)
         stderr = CappedOutput(limits.max_stderr_bytes, error_channel=True)
         outcome = GuestOutcome()
@@ -333,6 +335,7 @@ class LiveInstance(Closeable):
             outcome.elapsed_ms = (time.perf_counter() - started) * 1000
             _measure(self.store, self.memory, phases, outcome)
             run_state.fs = run_state.tools = run_state.interrupt = None
+            run_state.stdin_stream = None
         _collect_output(outcome, stdout, stderr, started)
         if fs is not None:
             outcome.files = fs.outputs(since=outputs_before)
@@ -369,7 +372,7 @@ def _reset_run_state(
     fs: MemoryFS | None = None,
     tools: ToolChannel | None = None,
     interrupt: threading.Event | None = None,
-    stdin: bytes = b"",
+    stdin: bytes | StdinStream = b"",
 ) -> None:
     """This thread's run state, as the host functions read it during the run."""
     run_state.interrupt = interrupt
@@ -384,7 +387,9 @@ def _reset_run_state(
     run_state.audit_fuel_used = None
     run_state.exit_code = None
     run_state.deadline_hit = False
-    run_state.stdin = memoryview(payload + stdin if stdin else payload)
+    given = stdin if isinstance(stdin, bytes) else b""
+    run_state.stdin = memoryview(payload + given if given else payload)
+    run_state.stdin_stream = stdin if isinstance(stdin, StdinStream) else None
     run_state.stdin_offset = 0
     run_state.request_end = len(payload)
     run_state.request_end_due = False

@@ -40,6 +40,7 @@ from .hostcall import (
     without_caller,
 )
 from .output import CappedOutput
+from .stdin import StdinStream
 from .view import GuestMemory
 from .wasi_fs import SIGNATURES as FS_SIGNATURES
 from .wasi_fs import FsCalls
@@ -159,7 +160,20 @@ def _fd_read(caller: wasmtime.Caller, fd: int, iovs: int, iovs_len: int, nread_p
     # A read never crosses from the request into the user's stdin: the guest takes a short
     # read as the request's end.
     end = request_end if offset < request_end else len(payload)
-    for address, length in bounded(caller, io_vectors(view, iovs, iovs_len)):
+    vectors = list(bounded(caller, io_vectors(view, iovs, iovs_len)))
+    stream: StdinStream | None = run_state.stdin_stream
+    if stream is not None and offset >= len(payload):
+        # The user's stdin from a host descriptor, read as the guest asks for it.
+        data = stream.read(sum(length for _, length in vectors))
+        for address, length in vectors:
+            if not data:
+                break
+            view.write(address, data[:length])
+            total += min(length, len(data))
+            data = data[length:]
+        view.write(nread_ptr, struct.pack("<I", total))
+        return ERRNO_SUCCESS
+    for address, length in vectors:
         asked += length
         chunk = payload[offset : min(offset + length, end)]
         if not chunk:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import IO
 
 from .._errors import SourceTooLargeError
-from .._models import ExecutionResult, Limits
+from .._models import ExecutionResult
 from .._request import LANGUAGES
 from .._sandbox import Sandbox
 from ._common import (
@@ -62,9 +62,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--no-stdin", action="store_true",
-        help="do not pass this process's stdin to the code (by default piped or redirected "
-        "stdin is read, up to the input cap, and the code reads it from sys.stdin; a "
-        "terminal is never read)",
+        help="do not pass this process's stdin to the code (by default the code reads a "
+        "piped or redirected stdin from sys.stdin, as it asks for it, up to the input cap; "
+        "a terminal is never read)",
     )
     add_runtime_arg(parser)
     add_limit_args(parser)
@@ -104,24 +104,19 @@ def read_source(script: str | None, code: str | None, max_bytes: int) -> bytes:
             handle.close()
 
 
-def piped_stdin(max_bytes: int) -> bytes | None:
+def piped_stdin() -> int | None:
     """This process's stdin for the code, when it is a pipe or a regular file (`echo hi |
-    wasm-exec s.py`, `wasm-exec s.py < data`): at most `max_bytes` are taken, and more is a
-    usage error (nothing is run). A terminal, /dev/null or a socket is not read (None), so
-    an interactive shell never waits for input the code may not want."""
+    wasm-exec s.py`, `wasm-exec s.py < data`): its descriptor, which the run reads from as
+    the code asks (code that never reads stdin takes nothing from it and never waits on
+    it). A terminal, /dev/null or a socket is not given (None): the code sees no input."""
     try:
-        mode = os.fstat(sys.stdin.fileno()).st_mode
+        fd = sys.stdin.fileno()
+        mode = os.fstat(fd).st_mode
     except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
         return None
-    if not (stat.S_ISFIFO(mode) or stat.S_ISREG(mode)) or sys.stdin.isatty():
+    if not (stat.S_ISFIFO(mode) or stat.S_ISREG(mode)) or os.isatty(fd):
         return None
-    data = sys.stdin.buffer.read(max_bytes + 1)
-    if len(data) > max_bytes:
-        raise UsageError(
-            f"stdin is over {max_bytes} bytes, the input cap (max_input_bytes, "
-            f"{Limits().max_input_bytes} bytes by default, with the --file files); use "
-            "--file for larger data, or --no-stdin")
-    return data
+    return fd
 
 
 def _print_result(result: ExecutionResult, as_json: bool) -> None:
@@ -157,7 +152,7 @@ def main(argv: Sequence[str]) -> int:
     files = read_input_files(args.files, limits.max_input_bytes)
     stdin = None
     if not args.no_stdin and args.script != "-":  # with "-", stdin was the source
-        stdin = piped_stdin(limits.max_input_bytes - sum(map(len, files.values())))
+        stdin = piped_stdin()
     policy = policy_from_args(args)
     language = args.language
     if language is None:

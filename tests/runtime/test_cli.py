@@ -105,17 +105,38 @@ def test_a_terminal_stdin_is_not_read(tmp_path: Path) -> None:
     assert (done.returncode, done.stdout) == (0, "''\n")
 
 
-def test_stdin_over_the_input_cap_is_a_usage_error(tmp_path: Path) -> None:
-    """stdin and the --file files share max_input_bytes (32 MiB): one byte over is refused
-    before anything runs."""
+def test_stdin_past_the_input_cap_fails_the_read(tmp_path: Path) -> None:
+    """stdin and the --file files share max_input_bytes (32 MiB): the code gets what fits,
+    and a read past it fails (OSError, EIO) instead of holding more."""
     cap = sw.Limits().max_input_bytes
     big = tmp_path / "big.bin"
     big.write_bytes(b"x" * (cap - 10))
-    done = wasm_exec("--file", str(big), "-c", "print('ran')", stdin="y" * 11)
-    assert done.returncode == 2 and done.stdout == ""
-    assert "stdin is over 10 bytes" in done.stderr and "max_input_bytes" in done.stderr
     fits = wasm_exec("--file", str(big), "-c", READ_STDIN, stdin="y" * 10)
     assert (fits.returncode, fits.stdout) == (0, "'yyyyyyyyyy'\n")
+    over = wasm_exec("--file", str(big), "-c",
+                     "import sys\ntry:\n    sys.stdin.buffer.read()\n"
+                     "except OSError as e:\n    print('refused', e.errno)", stdin="y" * 11)
+    assert (over.returncode, over.stdout) == (0, "refused 29\n")
+
+
+def test_code_that_does_not_read_stdin_never_waits_for_it() -> None:
+    """An open pipe nobody writes to (a parent that inherited one, an MCP server's own
+    stdin): the run takes nothing from it and ends; code that reads it waits within its
+    deadline."""
+    command = [sys.executable, "-m", "sandbox_wasm"]
+    with subprocess.Popen([*command, "-c", "print('did not read')"], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as done:
+        assert done.wait(timeout=60) == 0  # its stdin is still open
+        assert done.stdout is not None and done.stdout.read() == "did not read\n"
+        assert done.stdin is not None
+        done.stdin.close()
+    with subprocess.Popen([*command, "--timeout-ms", "1500", "-c", READ_STDIN],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as waiting:
+        assert waiting.wait(timeout=60) == 124
+        assert waiting.stderr is not None and "timeout" in waiting.stderr.read()
+        assert waiting.stdin is not None
+        waiting.stdin.close()
 
 
 def test_guest_exit_code_and_stderr_pass_through() -> None:

@@ -451,3 +451,47 @@ def test_stdin_counts_against_max_input_bytes(balanced_sandbox: sw.Sandbox) -> N
     with pytest.raises(sw.InvalidRequestError) as wrong:
         balanced_sandbox.execute(READ_STDIN, stdin=42)  # type: ignore[arg-type]
     assert wrong.value.field == "stdin"
+
+
+def test_stdin_from_a_descriptor_is_read_as_the_code_asks(
+    balanced_sandbox: sw.Sandbox,
+) -> None:
+    import os
+
+    read_end, write_end = os.pipe()
+    try:
+        os.write(write_end, b"first line\nsecond")
+        os.close(write_end)
+        write_end = -1
+        result = balanced_sandbox.execute(
+            "import sys\nprint(repr(sys.stdin.readline()), repr(sys.stdin.read()))",
+            stdin=read_end)
+        assert result.stdout == "'first line\\n' 'second'\n"
+    finally:
+        os.close(read_end)
+        if write_end >= 0:
+            os.close(write_end)
+
+
+def test_a_read_waiting_on_a_descriptor_keeps_to_the_deadline_and_interrupts(
+    balanced_sandbox: sw.Sandbox,
+) -> None:
+    import os
+
+    read_end, write_end = os.pipe()  # nobody writes
+    try:
+        started = time.monotonic()
+        result = balanced_sandbox.execute("import sys\nsys.stdin.read()", stdin=read_end,
+                                          timeout_ms=500)
+        assert result.status == "timeout" and time.monotonic() - started < 5
+        cancel = threading.Event()
+        threading.Timer(0.3, cancel.set).start()
+        result = balanced_sandbox.execute("import sys\nsys.stdin.read()", stdin=read_end,
+                                          timeout_ms=20_000, cancel=cancel)
+        assert result.status == "interrupted"
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    with pytest.raises(sw.InvalidRequestError) as closed:
+        balanced_sandbox.execute("pass", stdin=read_end)
+    assert closed.value.field == "stdin"

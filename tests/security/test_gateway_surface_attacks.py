@@ -10,6 +10,7 @@ and the real sandbox: nothing is mocked."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import time
 import uuid
@@ -264,3 +265,35 @@ def test_stdin_reaches_neither_the_request_nor_another_run() -> None:
                                 "repr(os.read(0, 1 << 16)))")
             assert after.stdout == "'' b''\n"
             assert secret not in after.stdout
+
+
+def test_a_flood_on_a_stdin_descriptor_yields_at_most_the_cap() -> None:
+    """A writer that never stops: the code gets max_input_bytes, then EIO; the host reads
+    a bounded slice at a time and holds none of it."""
+    import os
+    import threading
+
+    read_end, write_end = os.pipe()
+    stop = threading.Event()
+
+    def flood() -> None:
+        chunk = b"z" * 65536
+        with contextlib.suppress(OSError):
+            while not stop.is_set():
+                os.write(write_end, chunk)
+
+    writer = threading.Thread(target=flood, daemon=True)
+    writer.start()
+    try:
+        result = sw.execute(
+            "import sys\nseen = 0\n"
+            "try:\n    while True:\n        block = sys.stdin.buffer.read1(1 << 20)\n"
+            "        if not block:\n            break\n        seen += len(block)\n"
+            "except OSError as e:\n    print(seen, e.errno)",
+            stdin=read_end, limits={"max_input_bytes": 300_000, "timeout_ms": 10_000})
+    finally:
+        stop.set()
+        os.close(read_end)
+        writer.join(timeout=10)
+        os.close(write_end)
+    assert result.stdout == "300000 29\n"
