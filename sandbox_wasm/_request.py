@@ -73,6 +73,32 @@ FileContent: TypeAlias = (
     "bytes | bytearray | memoryview | str | os.PathLike[str] | IO[bytes] | IO[str]")
 
 
+def coerce_stdin(stdin: str | bytes | int | None, max_bytes: int) -> bytes | int:
+    """The user's stdin as bytes (text as UTF-8), at most `max_bytes` (what is left of
+    max_input_bytes after the input files); or a file descriptor (an int), which the run
+    reads from as the code asks (checked to be open here)."""
+    if stdin is None:
+        return b""
+    if isinstance(stdin, int) and not isinstance(stdin, bool):
+        try:
+            os.fstat(stdin)
+        except OSError:
+            raise InvalidRequestError(f"stdin: {stdin} is not an open file descriptor",
+                                      field="stdin") from None
+        return stdin
+    if isinstance(stdin, str):
+        data = stdin.encode("utf-8", "surrogateescape")
+    elif isinstance(stdin, (bytes, bytearray, memoryview)):
+        data = bytes(stdin)
+    else:
+        raise InvalidRequestError("stdin must be bytes or text", field="stdin")
+    if len(data) > max_bytes:
+        raise InvalidRequestError(
+            f"stdin is {len(data)} bytes, over the {max(0, max_bytes)} bytes left of "
+            "max_input_bytes (stdin and the input files count together)", field="stdin")
+    return data
+
+
 def coerce_files(
     files: Mapping[str, FileContent] | None, max_bytes: int,
 ) -> dict[str, bytes]:

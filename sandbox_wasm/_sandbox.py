@@ -27,6 +27,7 @@ from ._fs.tree import FileCaps, MemoryFS
 from ._host.engine import engine_host
 from ._host.hostcall import run_interrupted, run_time_left
 from ._host.program import GuestProgram
+from ._host.stdin import StdinStream
 from ._lifetime import Closeable
 from ._models import (
     AuditReport,
@@ -44,6 +45,7 @@ from ._request import (
     check_language,
     coerce_files,
     coerce_source,
+    coerce_stdin,
     resolve_limits,
 )
 from ._runtimes import javascript
@@ -237,6 +239,7 @@ class Sandbox(Closeable):
         tools: ToolsLike | None = None,
         cancel: threading.Event | None = None,
         on_output: Callable[[OutputChunk], object] | None = None,
+        stdin: str | bytes | int | None = None,
     ) -> ExecutionResult:
         """Audit `code`, run it in a fresh instance if allowed, and return the result.
         `policy` (an `AuditPolicy` or a preset's name) overrides the sandbox's for this call.
@@ -247,6 +250,11 @@ class Sandbox(Closeable):
         (a `threading.Event`, from any thread) interrupts the run wherever the guest is
         (computing, sleeping, waiting for a tool): it ends at once with status
         `interrupted` (exit code 130); an Event already set interrupts it as it starts.
+        `stdin` (text is UTF-8) is what the Python code reads from `sys.stdin`; it counts,
+        with the input files, against `max_input_bytes`. An int is a file descriptor the
+        code's reads are served from as it makes them (what `wasm-exec` does with its own
+        stdin): code that never reads stdin takes nothing from it, a read waits for input
+        within the deadline, and a read past `max_input_bytes` fails with OSError (EIO).
         `on_output` is called with each `OutputChunk` as the code writes it (the guest's
         stdout and stderr are unbuffered: in the order written, within their caps), on the
         thread running the guest: keep it quick. An exception it raises interrupts the run
@@ -263,8 +271,12 @@ class Sandbox(Closeable):
         )
         source = coerce_source(code, effective.max_source_bytes)
         inputs = coerce_files(files, effective.max_input_bytes)
+        room = effective.max_input_bytes - sum(map(len, inputs.values()))
+        given = coerce_stdin(stdin, room)
         program = self._program(language)
         result = ResultBuilder(language, effective, program.runtime)
+        if given != b"" and language != "python":
+            raise InvalidRequestError("stdin is for Python code", field="stdin")
         if inputs and not program.has_filesystem:
             raise InvalidRequestError(
                 f"files are for Python code; {program.runtime.name} has no in-memory "
@@ -289,7 +301,8 @@ class Sandbox(Closeable):
         fs = new_filesystem(inputs, effective) if program.has_filesystem else None
         outcome = program.run(payload, effective, audit_budget=audit_budget(effective.memory_mb),
                               fs=fs, tools=tool_channel(offered, effective), interrupt=cancel,
-                              on_output=forward)
+                              on_output=forward,
+                              stdin=StdinStream(given, room) if isinstance(given, int) else given)
         if forward is not None:
             forward.raise_error()
         return result.from_python_run(outcome, policy, offered.keys())
@@ -475,6 +488,7 @@ def execute(
     tools: ToolsLike | None = None,
     cancel: threading.Event | None = None,
     on_output: Callable[[OutputChunk], object] | None = None,
+    stdin: str | bytes | int | None = None,
 ) -> ExecutionResult:
     """Audit and run `code` in a fresh sandbox instance; see `Sandbox.execute`. `runtime`
     picks the Python runtime ("python", the default, or "python-data", with numpy and
@@ -485,7 +499,7 @@ def execute(
     return sandbox.execute(
         code, language=language, timeout_ms=timeout_ms, memory_mb=memory_mb,
         limits=limits, profile=profile, policy=policy, files=files, tools=tools,
-        cancel=cancel, on_output=on_output,
+        cancel=cancel, on_output=on_output, stdin=stdin,
     )
 
 

@@ -31,6 +31,10 @@ subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--disable-p
                 "--only-binary=:all:", "--dest", sys.argv[1], *base, "setuptools>=77"],
                check=True)
 EOF
+# Debian's headless Chromium for the gateway docs' browser test: pinned .debs from the Debian
+# pool, unpacked into ~/.cache/sandbox-wasm/chromium (no root; the test fetches it too if absent).
+.venv/bin/python scripts/headless_chromium.py >/dev/null \
+  || echo "setup: could not fetch headless Chromium (scripts/headless_chromium.py)" >&2
 # The gateway's Redis tests start a real redis-server (Debian package).
 command -v redis-server >/dev/null || (
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server

@@ -49,14 +49,18 @@ def verdict(policy: AuditPolicy, findings: Sequence[Finding]) -> SafetyVerdict:
 
 
 def build_report(policy: AuditPolicy, guest_answer: dict[str, object]) -> AuditReport:
-    """An `AuditReport` from the guest's answer: {"facts": [...]} or {"syntax_error": {...}}."""
+    """An `AuditReport` from the guest's answer: {"facts": [...]} or {"syntax_error": {...}}.
+
+    A source that does not parse has no findings: its verdict is `safe` (nothing unsafe was
+    found; `blocked` would claim a policy refused it) with `syntax_valid` false and the
+    error; it cannot run, and a run of it ends `syntax_error`, never `blocked`."""
     error = guest_answer.get("syntax_error")
     if isinstance(error, dict):
         line = error.get("line") or 0
         where = f" (line {line})" if line else ""
         return AuditReport(
             syntax_valid=False,
-            safety_verdict="blocked",
+            safety_verdict="safe",
             policy=policy.name,
             syntax_error=f"{error.get('message', 'invalid syntax')}{where}",
         )

@@ -36,6 +36,7 @@ from .engine import EngineHost
 from .hostcall import on_epoch, run_state
 from .memory import WASM_PAGE, MemoryReset, memory_address, thread_faults
 from .output import CappedOutput, GuestOutcome, OutputCallback, TrapKind, text_relay
+from .stdin import StdinStream
 from .wasi import define_host_functions, epoch_deadline
 
 # A C stack that overflows the stock region at the bottom of linear memory wraps below
@@ -140,8 +141,10 @@ class GuestProgram(Closeable):
         tools: ToolChannel | None = None,
         interrupt: threading.Event | None = None,
         on_output: OutputCallback | None = None,
+        stdin: bytes | StdinStream = b"",
     ) -> GuestOutcome:
-        """Run the guest once with `payload` as its stdin, under `limits` (memory cap,
+        """Run the guest once with `payload` as its stdin (then `stdin`, the user's code's
+        own, as `LiveInstance.call` says), under `limits` (memory cap,
         output caps, deadline, fuel), with this program's argv unless another is given: in
         a brand-new Store, or in an idle instance put back to the image (see the class).
         Setting `interrupt` stops the run (`LiveInstance.call`); `on_output` gets the
@@ -155,7 +158,8 @@ class GuestProgram(Closeable):
             instance = LiveInstance(self, limits.memory_mb * MIB, argv or self.argv, fs=fs)
             try:
                 return instance.call(payload, limits, audit_budget=audit_budget, tools=tools,
-                                     interrupt=interrupt, on_output=on_output)
+                                     interrupt=interrupt, on_output=on_output,
+                                     stdin=stdin)
             finally:
                 instance.close()
         self.check_memory_cap(limits.memory_mb * MIB)
@@ -165,7 +169,8 @@ class GuestProgram(Closeable):
         try:
             faults = thread_faults()
             outcome = instance.call(payload, limits, audit_budget=audit_budget, tools=tools,
-                                    interrupt=interrupt, on_output=on_output)
+                                    interrupt=interrupt, on_output=on_output,
+                                    stdin=stdin)
             faulted = faults is None or thread_faults() != faults
             if outcome.at_rest and outcome.host_error is None:
                 kept = self._keep(instance, reset, faulted=faulted)
@@ -295,13 +300,18 @@ class LiveInstance(Closeable):
         self, payload: bytes, limits: Limits, *, audit_budget: Limits | None = None,
         tools: ToolChannel | None = None, interrupt: threading.Event | None = None,
         on_output: OutputCallback | None = None,
+        stdin: bytes | StdinStream = b"",
     ) -> GuestOutcome:
         """Enter the guest with `payload` as its stdin under `limits` (and `audit_budget`
         until its audit answer, as `GuestProgram.run` describes), with `tools` answering
         its tool calls; never raises for what the guest does. Setting `interrupt` (from any
         thread) stops the guest within a tick or two, wherever it is: the outcome's trap is
-        then "interrupted". `on_output(stream, text)` is called on this thread with the
-        user's output as the guest writes it (what the caps keep, in the order written)."""
+        then "interrupted". `stdin` follows the request on descriptor 0, for the user's
+        code (`sys.stdin`): the guest reads its request until a short or empty read, so
+        the host ends the request with one (`wasi._fd_read`) before serving these bytes,
+        or the reads of a `StdinStream` as the code makes them. `on_output(stream, text)`
+        is called on this thread with the user's output as the guest writes it (what the
+        caps keep, in the order written)."""
         stdout = CappedOutput(limits.max_stdout_bytes, audit_answer=audit_budget is not None,
                               relay=on_output and text_relay("stdout", on_output))
         stderr = CappedOutput(limits.max_stderr_bytes, error_channel=True,
@@ -318,7 +328,8 @@ class LiveInstance(Closeable):
                 raise wasmtime.WasmtimeError("the instance was closed")
             self.store.set_fuel(phases.first_fuel)
             self.store.set_epoch_deadline(epoch_deadline(phases.first_timeout_ms))
-            _reset_run_state(payload, phases, (stdout, stderr), self.fs, tools, interrupt)
+            _reset_run_state(payload, phases, (stdout, stderr), self.fs, tools, interrupt,
+                             stdin)
             self.start()
             # Host functions use this handle with their Caller (same store) instead of
             # looking the export up on every call.
@@ -333,6 +344,7 @@ class LiveInstance(Closeable):
             outcome.elapsed_ms = (time.perf_counter() - started) * 1000
             _measure(self.store, self.memory, phases, outcome)
             run_state.fs = run_state.tools = run_state.interrupt = None
+            run_state.stdin_stream = None
         _collect_output(outcome, stdout, stderr, started)
         if fs is not None:
             outcome.files = fs.outputs(since=outputs_before)
@@ -369,6 +381,7 @@ def _reset_run_state(
     fs: MemoryFS | None = None,
     tools: ToolChannel | None = None,
     interrupt: threading.Event | None = None,
+    stdin: bytes | StdinStream = b"",
 ) -> None:
     """This thread's run state, as the host functions read it during the run."""
     run_state.interrupt = interrupt
@@ -383,8 +396,12 @@ def _reset_run_state(
     run_state.audit_fuel_used = None
     run_state.exit_code = None
     run_state.deadline_hit = False
-    run_state.stdin = memoryview(payload)
+    given = stdin if isinstance(stdin, bytes) else b""
+    run_state.stdin = memoryview(payload + given if given else payload)
+    run_state.stdin_stream = stdin if isinstance(stdin, StdinStream) else None
     run_state.stdin_offset = 0
+    run_state.request_end = len(payload)
+    run_state.request_end_due = False
     run_state.deadline = time.monotonic() + phases.first_timeout_ms / 1000
     run_state.outputs = outputs
     run_state.closed = set()

@@ -40,6 +40,7 @@ from .hostcall import (
     without_caller,
 )
 from .output import CappedOutput
+from .stdin import StdinStream
 from .view import GuestMemory
 from .wasi_fs import SIGNATURES as FS_SIGNATURES
 from .wasi_fs import FsCalls
@@ -148,14 +149,40 @@ def _fd_read(caller: wasmtime.Caller, fd: int, iovs: int, iovs_len: int, nread_p
     view = GuestMemory(caller, run_state.memory)
     payload: memoryview = run_state.stdin
     offset: int = run_state.stdin_offset
-    total = 0
-    for address, length in bounded(caller, io_vectors(view, iovs, iovs_len)):
-        chunk = payload[offset : offset + length]
+    request_end: int = run_state.request_end
+    total = asked = 0
+    if offset == request_end and run_state.request_end_due:
+        # The request's last read was a full one: this empty read ends it for the guest,
+        # and the user's stdin (if any) follows from the next read.
+        run_state.request_end_due = False
+        view.write(nread_ptr, struct.pack("<I", 0))
+        return ERRNO_SUCCESS
+    # A read never crosses from the request into the user's stdin: the guest takes a short
+    # read as the request's end.
+    end = request_end if offset < request_end else len(payload)
+    vectors = list(bounded(caller, io_vectors(view, iovs, iovs_len)))
+    stream: StdinStream | None = run_state.stdin_stream
+    if stream is not None and offset >= len(payload):
+        # The user's stdin from a host descriptor, read as the guest asks for it.
+        data = stream.read(sum(length for _, length in vectors))
+        for address, length in vectors:
+            if not data:
+                break
+            view.write(address, data[:length])
+            total += min(length, len(data))
+            data = data[length:]
+        view.write(nread_ptr, struct.pack("<I", total))
+        return ERRNO_SUCCESS
+    for address, length in vectors:
+        asked += length
+        chunk = payload[offset : min(offset + length, end)]
         if not chunk:
             break
         view.write(address, bytes(chunk))
         offset += len(chunk)
         total += len(chunk)
+    if offset == request_end and total and total == asked:
+        run_state.request_end_due = True
     run_state.stdin_offset = offset
     view.write(nread_ptr, struct.pack("<I", total))
     return ERRNO_SUCCESS

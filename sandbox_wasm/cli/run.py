@@ -60,6 +60,12 @@ def _parser() -> argparse.ArgumentParser:
         help="run in an image built by 'wasm-exec image build' (its packages are importable "
         "and allowed by the audit)",
     )
+    parser.add_argument(
+        "--no-stdin", action="store_true",
+        help="do not pass this process's stdin to the code (by default the code reads a "
+        "piped or redirected stdin from sys.stdin, as it asks for it, up to the input cap; "
+        "a terminal is never read)",
+    )
     add_runtime_arg(parser)
     add_limit_args(parser)
     add_file_args(parser)
@@ -98,6 +104,21 @@ def read_source(script: str | None, code: str | None, max_bytes: int) -> bytes:
             handle.close()
 
 
+def piped_stdin() -> int | None:
+    """This process's stdin for the code, when it is a pipe or a regular file (`echo hi |
+    wasm-exec s.py`, `wasm-exec s.py < data`): its descriptor, which the run reads from as
+    the code asks (code that never reads stdin takes nothing from it and never waits on
+    it). A terminal, /dev/null or a socket is not given (None): the code sees no input."""
+    try:
+        fd = sys.stdin.fileno()
+        mode = os.fstat(fd).st_mode
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return None
+    if not (stat.S_ISFIFO(mode) or stat.S_ISREG(mode)) or os.isatty(fd):
+        return None
+    return fd
+
+
 def _print_result(result: ExecutionResult, as_json: bool) -> None:
     if as_json:
         print(result.model_dump_json(indent=2))
@@ -129,16 +150,21 @@ def main(argv: Sequence[str]) -> int:
     limits = limits_from_args(args)
     source = read_source(args.script, args.code, limits.max_source_bytes)
     files = read_input_files(args.files, limits.max_input_bytes)
+    stdin = None
+    if not args.no_stdin and args.script != "-":  # with "-", stdin was the source
+        stdin = piped_stdin()
     policy = policy_from_args(args)
     language = args.language
     if language is None:
         is_js = args.script is not None and args.script.endswith((".js", ".mjs"))
         language = "javascript" if is_js else "python"
+    if language != "python":
+        stdin = None  # JavaScript code has no stdin module to read it with
     with Sandbox(policy=policy, limits=limits, image=args.image,
                  runtime=args.runtime) as sandbox:
         # Ctrl-C interrupts the run: it ends at once with status interrupted (exit 130).
         result, _ = interruptible(lambda cancel: sandbox.execute(
-            source, language=language, files=files or None, cancel=cancel))
+            source, language=language, files=files or None, cancel=cancel, stdin=stdin))
     _print_result(result, args.json)
     _output_files(result, args)
     return result.exit_code

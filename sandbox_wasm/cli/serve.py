@@ -23,6 +23,7 @@ from ..server.ops.processes import (
 )
 from ..server.settings import (
     CONFIG_ENV_VAR,
+    DEFAULT_RATE_LIMIT,
     ENV_VARS,
     ConfigFileError,
     GatewaySettings,
@@ -46,6 +47,8 @@ _METAVARS = {"api_key_hashes": "NAME:SHA256HEX[:SCOPES]", "redis_url": "URL"}
 def _default(name: str, info: FieldInfo) -> str:
     if name == "workers":
         return "usable CPUs / processes"
+    if name == "rate_limit":
+        return f"{DEFAULT_RATE_LIMIT}, off on loopback without keys"
     default = info.get_default(call_default_factory=False)
     if default in (None, ()):
         return "unset"
@@ -133,7 +136,8 @@ def _settings(args: argparse.Namespace) -> GatewaySettings:
 
 
 def _announce(settings: GatewaySettings) -> None:
-    """One line on stderr saying who may use the gateway."""
+    """Two lines on stderr: who may use the gateway; where its docs and /mcp are, and the
+    rate limit in force."""
     keys = len(settings.api_key_hashes)
     if keys:
         print(f"wasm-exec serve: {keys} API key(s); requests need Authorization: Bearer",
@@ -144,6 +148,12 @@ def _announce(settings: GatewaySettings) -> None:
     else:
         print(f"wasm-exec serve: WARNING: no API keys (--insecure-no-auth): anyone reaching "
               f"{settings.host} can run code", file=sys.stderr)
+    base = f"http://{settings.host}:{settings.port}"
+    mcp = f", MCP at {base}/mcp" if settings.mcp_max_clients else ""
+    limit = settings.effective_rate_limit
+    per_minute = f"{limit} requests a minute per client" if limit else "off"
+    print(f"wasm-exec serve: docs at {base}/docs{mcp}; rate limit {per_minute}",
+          file=sys.stderr)
 
 
 def _check_runtimes(sandbox: Sandbox) -> bool:

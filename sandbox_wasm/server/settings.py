@@ -26,7 +26,7 @@ from pydantic_settings import (
 
 from .._models import KIB, MIB, Limits
 from .._runtimes.system import usable_cpus
-from .ops.auth import ApiKey, parse_entries
+from .ops.auth import ApiKey, is_loopback, parse_entries
 from .state.sessions import (
     DEFAULT_MAX_SESSIONS,
     DEFAULT_SESSION_IDLE_SECONDS,
@@ -41,6 +41,10 @@ if TYPE_CHECKING:
 #: quotes and commas, multipart headers and boundaries): a thousand files with 1 KiB each.
 FILES_FRAMING_BYTES = MIB
 
+
+#: The per-client rate limit (requests a minute) of a gateway with API keys or on a
+#: non-loopback host, unless configured.
+DEFAULT_RATE_LIMIT = 60
 
 #: Prefix of every setting's environment variable.
 ENV_PREFIX = "SANDBOX_WASM_"
@@ -118,11 +122,14 @@ class GatewaySettings(BaseSettings):
         16, ge=0, le=10_000,
         description="Executions that may wait for a worker; beyond that requests get 503.",
     )
-    rate_limit: int = Field(
-        60, ge=0, le=1_000_000,
+    rate_limit: int | None = Field(
+        None, ge=0, le=1_000_000,
         description="Requests in any minute per client (its API key, or its address on a "
-        "gateway without keys) on /v1/tools/* and /v1/sessions*; beyond that 429. Shared by "
-        "the replicas of one --redis-url. 0 disables the limit.",
+        "gateway without keys) on /v1/tools/*, /v1/sessions* and /mcp; beyond that 429. "
+        "Shared by the replicas of one --redis-url. 0 disables the limit. Unset: "
+        f"{DEFAULT_RATE_LIMIT} with API keys or on a non-loopback host, off on a loopback "
+        "host without keys (a local dev server: every client there has the one address "
+        "127.0.0.1, so a limit per address would only throttle the developer).",
     )
     max_source_bytes: int = Field(
         32 * KIB, ge=1, le=MIB, description="Largest accepted source; larger is 413."
@@ -215,6 +222,11 @@ class GatewaySettings(BaseSettings):
         False, description="Allow a non-loopback host without API keys (anyone who reaches "
         "the port runs code).",
     )
+    mcp_max_clients: int = Field(
+        256, ge=0, le=100_000,
+        description="MCP clients (streamable-HTTP transport sessions) /mcp holds at once, "
+        "each forgotten after 10 minutes without a request; 0 turns /mcp off.",
+    )
     max_timeout_ms: int = Field(
         30_000, ge=1, le=3_600_000,
         description="Largest timeout_ms a request may ask for; more is a 400 naming the field.",
@@ -289,6 +301,16 @@ class GatewaySettings(BaseSettings):
                 f"accepted body ({largest} bytes, from max_input_bytes or max_snapshot_bytes) "
                 f"needs at least {need}")
         return self
+
+    @property
+    def effective_rate_limit(self) -> int:
+        """The rate limit in force (0: none): `rate_limit`, or when unset DEFAULT_RATE_LIMIT
+        unless this is a loopback gateway without API keys."""
+        if self.rate_limit is not None:
+            return self.rate_limit
+        if not self.api_key_hashes and is_loopback(self.host):
+            return 0
+        return DEFAULT_RATE_LIMIT
 
     @property
     def session_caps(self) -> SessionCaps:

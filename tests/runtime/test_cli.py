@@ -19,9 +19,11 @@ EXAMPLES = ROOT / "examples"
 
 
 def wasm_exec(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """wasm-exec with `stdin` piped in (None: /dev/null, which is never read)."""
     return subprocess.run(
         [sys.executable, "-m", "sandbox_wasm", *args],
-        input=stdin, capture_output=True, text=True, timeout=120, cwd=ROOT,
+        input=stdin, stdin=subprocess.DEVNULL if stdin is None else None,
+        capture_output=True, text=True, timeout=120, cwd=ROOT,
     )
 
 
@@ -53,6 +55,88 @@ def test_json_output() -> None:
 def test_code_flag_and_stdin() -> None:
     assert wasm_exec("-c", "print(6 * 7)").stdout == "42\n"
     assert wasm_exec("-", stdin="print('from stdin')").stdout == "from stdin\n"
+
+
+def test_a_syntax_error_is_reported_as_one_not_as_blocked() -> None:
+    done = wasm_exec("--json", "-c", "def broken(:\n    pass")
+    assert done.returncode == 1
+    result = json.loads(done.stdout)
+    assert (result["status"], result["syntax_valid"]) == ("syntax_error", False)
+    assert result["audit"]["safety_verdict"] == "safe"
+    plain = wasm_exec("-c", "print('unclosed'")
+    assert plain.returncode == 1 and "syntax_error: '(' was never closed" in plain.stderr
+    assert "blocked" not in plain.stderr
+
+
+READ_STDIN = "import sys\nprint(repr(sys.stdin.read()))"
+
+
+def test_piped_stdin_reaches_the_code(tmp_path: Path) -> None:
+    script = tmp_path / "echo_stdin.py"
+    script.write_text(READ_STDIN)
+    assert wasm_exec(str(script), stdin="hi\n").stdout == "'hi\\n'\n"
+    assert wasm_exec("-c", READ_STDIN, stdin="é\n").stdout == "'é\\n'\n"
+    # A redirected file too; /dev/null (or --no-stdin) gives the code an empty stdin.
+    data = tmp_path / "data.txt"
+    data.write_text("from a file\n")
+    with data.open("rb") as handle:
+        done = subprocess.run([sys.executable, "-m", "sandbox_wasm", str(script)],
+                              stdin=handle, capture_output=True, text=True, timeout=120)
+    assert done.stdout == "'from a file\\n'\n"
+    assert wasm_exec(str(script)).stdout == "''\n"
+    assert wasm_exec("--no-stdin", str(script), stdin="hi\n").stdout == "''\n"
+    # With "-" stdin is the source itself, not the code's input.
+    assert wasm_exec("-", stdin=READ_STDIN).stdout == "''\n"
+
+
+def test_a_terminal_stdin_is_not_read(tmp_path: Path) -> None:
+    """A terminal is never read: the run does not wait for input."""
+    import pty
+
+    script = tmp_path / "echo_stdin.py"
+    script.write_text(READ_STDIN)
+    controller, terminal = pty.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-m", "sandbox_wasm", str(script)],
+                              stdin=terminal, capture_output=True, text=True, timeout=60)
+    finally:
+        os.close(terminal)
+        os.close(controller)
+    assert (done.returncode, done.stdout) == (0, "''\n")
+
+
+def test_stdin_past_the_input_cap_fails_the_read(tmp_path: Path) -> None:
+    """stdin and the --file files share max_input_bytes (32 MiB): the code gets what fits,
+    and a read past it fails (OSError, EIO) instead of holding more."""
+    cap = sw.Limits().max_input_bytes
+    big = tmp_path / "big.bin"
+    big.write_bytes(b"x" * (cap - 10))
+    fits = wasm_exec("--file", str(big), "-c", READ_STDIN, stdin="y" * 10)
+    assert (fits.returncode, fits.stdout) == (0, "'yyyyyyyyyy'\n")
+    over = wasm_exec("--file", str(big), "-c",
+                     "import sys\ntry:\n    sys.stdin.buffer.read()\n"
+                     "except OSError as e:\n    print('refused', e.errno)", stdin="y" * 11)
+    assert (over.returncode, over.stdout) == (0, "refused 29\n")
+
+
+def test_code_that_does_not_read_stdin_never_waits_for_it() -> None:
+    """An open pipe nobody writes to (a parent that inherited one, an MCP server's own
+    stdin): the run takes nothing from it and ends; code that reads it waits within its
+    deadline."""
+    command = [sys.executable, "-m", "sandbox_wasm"]
+    with subprocess.Popen([*command, "-c", "print('did not read')"], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as done:
+        assert done.wait(timeout=60) == 0  # its stdin is still open
+        assert done.stdout is not None and done.stdout.read() == "did not read\n"
+        assert done.stdin is not None
+        done.stdin.close()
+    with subprocess.Popen([*command, "--timeout-ms", "1500", "-c", READ_STDIN],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as waiting:
+        assert waiting.wait(timeout=60) == 124
+        assert waiting.stderr is not None and "timeout" in waiting.stderr.read()
+        assert waiting.stdin is not None
+        waiting.stdin.close()
 
 
 def test_guest_exit_code_and_stderr_pass_through() -> None:

@@ -403,3 +403,95 @@ def test_policies_by_preset_name() -> None:
     assert [r.status for r in sw.execute_many(["import sys"], policy="strict", workers=1)] == [
         "blocked"
     ]
+
+
+# -- stdin -------------------------------------------------------------------------------------
+READ_STDIN = "import sys\nprint(repr(sys.stdin.read()))"
+
+
+def test_stdin_is_what_the_code_reads(balanced_sandbox: sw.Sandbox) -> None:
+    assert balanced_sandbox.execute(READ_STDIN, stdin="hi\n").stdout == "'hi\\n'\n"
+    binary = balanced_sandbox.execute(
+        "import sys\nprint(sys.stdin.buffer.read().hex())", stdin=b"\x00\xff")
+    assert binary.stdout == "00ff\n"
+    assert balanced_sandbox.execute(READ_STDIN).stdout == "''\n"
+    lines = balanced_sandbox.execute("print([input(), input()])", stdin="a\nb\n")
+    assert lines.stdout == "['a', 'b']\n"
+
+
+def test_stdin_follows_a_request_whatever_its_length(balanced_sandbox: sw.Sandbox) -> None:
+    """The guest reads its request until a short or empty read: requests that fill its
+    reads exactly (16 KiB, then 16 + 32 KiB) must end there, not run on into stdin."""
+    from sandbox_wasm._wire import MODE_EXEC, request_payload
+
+    tried = 0
+    with sw.Sandbox(policy=sw.BALANCED_POLICY, python_runtime=balanced_sandbox.python_variant,
+                    limits=sw.Limits(max_source_bytes=1 << 20)) as box:
+        _, line = box.request_policy(None)
+        rest = box._program("python").runtime.returns_to_rest
+        for boundary in (1 << 14, (1 << 14) + (1 << 15)):
+            for pad in range(boundary - 200, boundary):
+                code = "#" + "a" * pad + "\n" + READ_STDIN
+                if len(request_payload(MODE_EXEC, {}, line, code, rest=rest)) != boundary:
+                    continue
+                tried += 1
+                assert box.execute(code, stdin="Z").stdout == "'Z'\n"
+                assert box.execute(code).stdout == "''\n"
+    assert tried == 2
+
+
+def test_stdin_counts_against_max_input_bytes(balanced_sandbox: sw.Sandbox) -> None:
+    limits = sw.Limits(max_input_bytes=10)
+    assert balanced_sandbox.execute(READ_STDIN, stdin="x" * 10, limits=limits).stdout == (
+        "'xxxxxxxxxx'\n")
+    with pytest.raises(sw.InvalidRequestError) as refused:
+        balanced_sandbox.execute(READ_STDIN, stdin="x" * 6, files={"f": b"12345"},
+                                 limits=limits)
+    assert refused.value.field == "stdin" and "max_input_bytes" in str(refused.value)
+    with pytest.raises(sw.InvalidRequestError) as wrong:
+        balanced_sandbox.execute(READ_STDIN, stdin=42)  # type: ignore[arg-type]
+    assert wrong.value.field == "stdin"
+
+
+def test_stdin_from_a_descriptor_is_read_as_the_code_asks(
+    balanced_sandbox: sw.Sandbox,
+) -> None:
+    import os
+
+    read_end, write_end = os.pipe()
+    try:
+        os.write(write_end, b"first line\nsecond")
+        os.close(write_end)
+        write_end = -1
+        result = balanced_sandbox.execute(
+            "import sys\nprint(repr(sys.stdin.readline()), repr(sys.stdin.read()))",
+            stdin=read_end)
+        assert result.stdout == "'first line\\n' 'second'\n"
+    finally:
+        os.close(read_end)
+        if write_end >= 0:
+            os.close(write_end)
+
+
+def test_a_read_waiting_on_a_descriptor_keeps_to_the_deadline_and_interrupts(
+    balanced_sandbox: sw.Sandbox,
+) -> None:
+    import os
+
+    read_end, write_end = os.pipe()  # nobody writes
+    try:
+        started = time.monotonic()
+        result = balanced_sandbox.execute("import sys\nsys.stdin.read()", stdin=read_end,
+                                          timeout_ms=500)
+        assert result.status == "timeout" and time.monotonic() - started < 5
+        cancel = threading.Event()
+        threading.Timer(0.3, cancel.set).start()
+        result = balanced_sandbox.execute("import sys\nsys.stdin.read()", stdin=read_end,
+                                          timeout_ms=20_000, cancel=cancel)
+        assert result.status == "interrupted"
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    with pytest.raises(sw.InvalidRequestError) as closed:
+        balanced_sandbox.execute("pass", stdin=read_end)
+    assert closed.value.field == "stdin"

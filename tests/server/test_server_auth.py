@@ -313,7 +313,7 @@ def _free_port() -> int:
 
 def _started(argv: list[str], port: int, headers: dict[str, str] | None = None
              ) -> tuple[str, int]:
-    """Run `wasm-exec serve` until /healthz answers; its first stderr line, and the status
+    """Run `wasm-exec serve` until /healthz answers; its first two stderr lines, and the status
     of a safe-exec without (or with) `headers`."""
     process = subprocess.Popen(
         [sys.executable, "-m", "sandbox_wasm", "serve", "--port", str(port), "--workers",
@@ -335,7 +335,10 @@ def _started(argv: list[str], port: int, headers: dict[str, str] | None = None
     finally:
         process.terminate()
         _, stderr = process.communicate(timeout=30)
-    return stderr.splitlines()[0], status
+    lines = stderr.splitlines()
+    # The second line says where the docs and /mcp are, and the rate limit in force.
+    assert lines[1].startswith("wasm-exec serve: docs at http://") and f":{port}/docs" in lines[1]
+    return lines[0] + "\n" + lines[1], status
 
 
 def test_non_loopback_is_accepted_with_insecure_no_auth() -> None:
@@ -348,11 +351,14 @@ def test_non_loopback_is_accepted_with_keys() -> None:
     port = _free_port()
     line, status = _started(argv, port)
     assert "1 API key(s)" in line and status == 401
+    assert "rate limit 60 requests a minute per client" in line
     assert KEYS["alice"] not in line
     _, status = _started(argv, _free_port(), headers=bearer("alice"))
     assert status == 200
 
 
 def test_loopback_without_keys_says_so() -> None:
-    line, status = _started([], _free_port())
+    port = _free_port()
+    line, status = _started([], port)
     assert "no API keys: listening on loopback (127.0.0.1) only" in line and status == 200
+    assert f"MCP at http://127.0.0.1:{port}/mcp; rate limit off" in line

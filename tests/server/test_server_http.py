@@ -290,6 +290,39 @@ def test_unknown_routes_and_methods_are_json_errors(server: LiveServer) -> None:
     assert error_of(wrong_method)["code"] == "method_not_allowed"
 
 
+def test_a_syntax_error_is_not_a_safety_finding(server: LiveServer) -> None:
+    """It never runs (status syntax_error) and its verdict is not "blocked": the audit
+    found nothing, it could not parse the source."""
+    result = server.client.post(SAFE_EXEC, json={"code": "def broken(:\n    pass"}).json()
+    assert (result["status"], result["exit_code"], result["syntax_valid"]) == (
+        "syntax_error", 1, False)
+    assert result["audit"]["safety_verdict"] == "safe"
+    assert result["audit"]["flagged_calls"] == []
+    assert result["error"]["type"] == "SyntaxError"
+    tool = server.client.post(TOOL, json={"python_script": "print('unclosed'"}).json()
+    assert tool["syntax_valid"] is False
+    assert tool["ast_security_audit"] == {"flagged_calls": [], "safety_verdict": "safe"}
+
+
+def test_a_keyless_loopback_gateway_does_not_rate_limit_by_default(
+    gateway_sandbox: sw.Sandbox,
+) -> None:
+    """The dev server (loopback, no keys, rate_limit unset): 70 quick requests all run.
+    With keys, or on another host, the default of 60 a minute per client holds."""
+    for live in serve(gateway_sandbox, workers=2, queue=8):
+        assert live.settings.effective_rate_limit == 0
+        statuses = [live.client.post(SAFE_EXEC, json={"code": "print(1)"}).status_code
+                    for _ in range(70)]
+        assert statuses == [200] * 70
+    from sandbox_wasm.server import GatewaySettings
+    from sandbox_wasm.server.ops.auth import hash_key
+
+    keyed = GatewaySettings(api_key_hashes=(f"alice:{hash_key('a-key-of-some-length')}",))
+    assert keyed.effective_rate_limit == 60
+    assert GatewaySettings(host="0.0.0.0", insecure_no_auth=True).effective_rate_limit == 60
+    assert GatewaySettings(rate_limit=5).effective_rate_limit == 5
+
+
 def test_rate_limit_is_429_with_retry_after(limited_server: LiveServer) -> None:
     client = limited_server.client
     for _ in range(3):
@@ -378,6 +411,83 @@ def test_finished_jobs_beyond_max_jobs_are_evicted(tight_server: LiveServer) -> 
     assert poll_job(tight_server, second["job_id"])[0]["result"]["stdout"] == "2\n"
     # max_jobs=1: the older finished job is gone.
     assert tight_server.client.get(f"/v1/jobs/{first['job_id']}").status_code == 404
+
+
+# -- cancelling jobs ----------------------------------------------------------------------
+def _submit(server: LiveServer, code: str, timeout_ms: int = 10_000) -> str:
+    response = server.client.post(SAFE_EXEC_ASYNC, json={
+        "code": code, "limits": {"timeout_ms": timeout_ms}})
+    assert response.status_code == 202, response.text
+    return str(response.json()["job_id"])
+
+
+def _running(server: LiveServer, job_id: str) -> None:
+    deadline = time.monotonic() + 20
+    while server.client.get(f"/v1/jobs/{job_id}").json()["status"] != "running":
+        assert time.monotonic() < deadline, "the job never started"
+        time.sleep(0.02)
+
+
+def test_cancel_interrupts_a_running_job(tight_server: LiveServer) -> None:
+    job_id = _submit(tight_server, "print('started', flush=True)\nwhile True:\n    pass")
+    _running(tight_server, job_id)
+    time.sleep(0.2)  # into the loop
+    started = time.monotonic()
+    response = tight_server.client.post(f"/v1/jobs/{job_id}/cancel")
+    elapsed = time.monotonic() - started
+    assert response.status_code == 200, response.text
+    job = response.json()
+    assert job["job_id"] == job_id and job["status"] == "done"
+    assert job["result"]["status"] == "interrupted"
+    assert job["result"]["exit_code"] == 130
+    assert job["result"]["stdout"] == "started\n"
+    assert elapsed < 5  # not the 10 s deadline
+    assert tight_server.client.get(f"/v1/jobs/{job_id}").json() == job
+    # The worker is free again at once.
+    assert tight_server.client.post(SAFE_EXEC, json={"code": "print(1)"}).json()["stdout"] == "1\n"
+
+
+def test_cancel_of_a_queued_job_means_it_never_runs(server: LiveServer) -> None:
+    """Two workers: two blockers hold them, the third job waits and is cancelled there."""
+    blockers = [_submit(server, "import time\ntime.sleep(1.5)") for _ in range(2)]
+    server.wait_until(lambda health: health["busy"] == 2)
+    waiting = _submit(server, "print('should never run')")
+    assert server.client.get(f"/v1/jobs/{waiting}").json()["status"] == "queued"
+    response = server.client.post(f"/v1/jobs/{waiting}/cancel")
+    assert response.status_code == 200, response.text
+    job = response.json()
+    assert job["status"] == "done" and job["result"] is None
+    assert job["error"]["type"] == "Cancelled"
+    assert job["started_at"] is None or job["finished_at"] >= job["started_at"]
+    # Its place in the queue is free at once, and the blockers finish as they would have.
+    assert server.client.get("/healthz").json()["queued"] == 0
+    for blocker in blockers:
+        assert poll_job(server, blocker)[0]["result"]["status"] == "succeeded"
+    assert server.client.get(f"/v1/jobs/{waiting}").json()["error"]["type"] == "Cancelled"
+
+
+def test_cancel_of_a_finished_job_is_a_clear_409(server: LiveServer) -> None:
+    job_id = _submit(server, "print('done')")
+    assert poll_job(server, job_id)[0]["result"]["stdout"] == "done\n"
+    response = server.client.post(f"/v1/jobs/{job_id}/cancel")
+    assert response.status_code == 409
+    error = error_of(response)
+    assert (error["code"], error["field"]) == ("job_finished", "job_id")
+    assert "already finished" in error["message"]
+    assert server.client.get(f"/v1/jobs/{job_id}").json()["result"]["status"] == "succeeded"
+
+
+def test_cancel_of_an_unknown_job_is_404(server: LiveServer) -> None:
+    response = server.client.post("/v1/jobs/0123456789abcdef/cancel")
+    assert response.status_code == 404
+    assert error_of(response)["code"] == "job_not_found"
+
+
+def test_the_cancel_route_is_documented(server: LiveServer) -> None:
+    operation = server.client.get("/openapi.json").json()["paths"]["/v1/jobs/{job_id}/cancel"]
+    responses = operation["post"]["responses"]
+    assert {"200", "202", "404", "409"} <= set(responses)
+    assert "interrupted" in operation["post"]["description"]
 
 
 @pytest.mark.anyio

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import os
 import socket
@@ -681,3 +682,57 @@ def test_streamable_http_bind_refusals_exit_2(argv: list[str], message: str) -> 
     assert completed.returncode == 2
     assert message in completed.stderr
     assert len(completed.stderr.strip().splitlines()) == 1
+
+
+# -- cancellation (notifications/cancelled) ---------------------------------------------
+@pytest.fixture(scope="module")
+def one_worker_mcp() -> Iterator[StdioMcp]:
+    """One worker: a run that is not stopped keeps the next call waiting."""
+    client = StdioMcp(["--workers", "1"])
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+def _cancel_after(mcp: StdioMcp, arguments: dict[str, Any], delay: float) -> None:
+    """Call execute_python_sandbox and cancel the call after `delay` s: the SDK's client
+    sends `notifications/cancelled` for a call whose caller gives up."""
+    async def call_then_cancel() -> None:
+        call = asyncio.ensure_future(mcp.session.call_tool("execute_python_sandbox", arguments))
+        await asyncio.sleep(delay)
+        assert not call.done()
+        call.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await call
+
+    mcp.run(call_then_cancel())
+
+
+def test_a_cancelled_call_stops_its_run(one_worker_mcp: StdioMcp) -> None:
+    _cancel_after(one_worker_mcp, {"python_script": "while True:\n    pass",
+                                   "timeout_profile": "extended_30s"}, delay=1.0)
+    started = time.monotonic()
+    after = one_worker_mcp.call("execute_python_sandbox", {"python_script": "print('next')"})
+    # The only worker was free at once, not at the cancelled run's 30 s deadline.
+    assert time.monotonic() - started < 10
+    assert after.structured_content is not None
+    assert after.structured_content["simulated_stdout"] == "next\n"
+
+
+def test_a_cancelled_session_call_is_rolled_back(one_worker_mcp: StdioMcp) -> None:
+    session_id = open_session(one_worker_mcp)
+    try:
+        one_worker_mcp.call("execute_python_sandbox",
+                            {"python_script": "n = 1", "session_id": session_id})
+        _cancel_after(one_worker_mcp, {
+            "python_script": "n = 2\nwhile True:\n    pass", "session_id": session_id,
+            "timeout_profile": "extended_30s"}, delay=1.0)
+        started = time.monotonic()
+        kept = one_worker_mcp.call("execute_python_sandbox", {
+            "python_script": "print(n)", "session_id": session_id}).structured_content
+        assert time.monotonic() - started < 10
+        assert kept is not None and kept["simulated_stdout"] == "1\n"
+        assert kept["session"]["call"] == 3  # the interrupted call counted, and rolled back
+    finally:
+        one_worker_mcp.call("close_python_session", {"session_id": session_id})

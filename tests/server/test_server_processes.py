@@ -103,6 +103,15 @@ def test_two_processes_serve_with_admission_per_process_and_leave_no_process(
         for pid, client in ((first, a1), (second, b1)):
             answer = on(client, pid).post(SAFE_EXEC, json={"code": "print(1)"})
             assert (answer.status_code, answer.json()["stdout"]) == (200, "1\n")
+        # MCP at /mcp: a client initialised on one process is served by the other (each
+        # request stands alone there: no transport session to lose).
+        initialised = _mcp(on(a1, first), "initialize", {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"}})
+        assert initialised["result"]["serverInfo"]["name"] == "sandbox-wasm"
+        called = _mcp(on(b1, second), "tools/call", {
+            "name": "execute_python_sandbox", "arguments": {"python_script": "print(3)"}})
+        assert called["result"]["structuredContent"]["simulated_stdout"] == "3\n"
 
         # One worker and no queue in each process: with the first busy, it refuses at once
         # (503 + Retry-After, and asks for a new connection) while the second still runs
@@ -138,6 +147,20 @@ def test_two_processes_serve_with_admission_per_process_and_leave_no_process(
     while any(alive(pid) for pid in workers):
         assert time.monotonic() < deadline, [pid for pid in workers if alive(pid)]
         time.sleep(0.05)
+
+
+def _mcp(client: httpx.Client, method: str, params: dict) -> dict:
+    """One JSON-RPC request to /mcp; its answer (the transport may send it as an SSE
+    event)."""
+    response = client.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": method,
+                                         "params": params},
+                           headers={"Accept": "application/json, text/event-stream",
+                                    "MCP-Protocol-Version": "2025-06-18"})
+    assert response.status_code == 200, response.text
+    if response.headers["content-type"].startswith("text/event-stream"):
+        data = [line[5:] for line in response.text.splitlines() if line.startswith("data:")]
+        return dict(json.loads(data[-1]))
+    return dict(response.json())
 
 
 def _background(client: httpx.Client, body: dict) -> Future[httpx.Response]:

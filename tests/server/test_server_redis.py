@@ -121,6 +121,38 @@ def test_a_job_runs_where_it_was_submitted_and_is_read_anywhere(
     assert b.client.get(f"/v1/jobs/{other}").json() == job
 
 
+def test_a_job_is_cancelled_from_another_replica(
+    replicas: tuple[LiveServer, LiveServer], redis_server: RedisServer,
+) -> None:
+    """B does not hold A's jobs: it leaves a cancel flag in Redis, A sees it within
+    CANCEL_POLL_SECONDS and interrupts the running job, and drops the waiting one."""
+    a, b = replicas
+    running = submit(a.client, "print('on A', flush=True)\nwhile True:\n    pass", 10_000)
+    wait_for(lambda: a.client.get(f"/v1/jobs/{running}").json()["status"] == "running")
+    waiting = submit(a.client, "print('never')")
+    assert b.client.get(f"/v1/jobs/{waiting}").json()["status"] == "queued"
+
+    response = b.client.post(f"/v1/jobs/{waiting}/cancel")
+    assert response.status_code == 200, response.text
+    assert response.json()["error"]["type"] == "Cancelled"
+    assert response.json()["result"] is None
+
+    started = time.monotonic()
+    response = b.client.post(f"/v1/jobs/{running}/cancel")
+    assert response.status_code == 200, response.text
+    assert time.monotonic() - started < 3  # not the 10 s deadline
+    job = response.json()
+    assert job["result"]["status"] == "interrupted"
+    assert job["result"]["stdout"] == "on A\n"
+    assert a.client.get(f"/v1/jobs/{running}").json() == job
+    # The flags are gone with the jobs' end; a finished job is a 409 on either replica.
+    assert list(redis_server.client.scan_iter("sandbox-wasm:cancel:*")) == []
+    for client in (a.client, b.client):
+        refused = client.post(f"/v1/jobs/{running}/cancel")
+        assert (refused.status_code, error_of(refused)["code"]) == (409, "job_finished")
+    assert poll_job(b.client, submit(a.client, "print(2)"))[0]["result"]["stdout"] == "2\n"
+
+
 @pytest.mark.parametrize(
     "job_id",
     [

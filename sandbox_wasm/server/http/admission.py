@@ -17,8 +17,13 @@ from ..settings import GatewaySettings
 from ..state.budget import ByteBudget, Reservation
 from .errors import OVERLOAD_RETRY_AFTER, ApiError, unauthorized
 
-#: Paths that run code, and so count against the per-client rate limit.
-RATE_LIMITED_PREFIXES = ("/v1/tools/", "/v1/sessions")
+#: Paths of the HTTP API that run code: refused with 503 before their body is read while
+#: the worker pool is full.
+RUN_PREFIXES = ("/v1/tools/", "/v1/sessions")
+#: The MCP endpoint (its messages run code too; a full pool is a tool error there).
+MCP_PREFIX = "/mcp"
+#: Paths that count against the per-client rate limit.
+RATE_LIMITED_PREFIXES = (*RUN_PREFIXES, MCP_PREFIX)
 
 
 #: The one endpoint whose body is a snapshot, capped by `max_snapshot_bytes` instead.
@@ -32,7 +37,7 @@ BODY_MEMORY_FACTOR = 3
 
 def takes_files(path: str) -> bool:
     """Whether the endpoint at `path` takes input files (so its body may be larger)."""
-    return path.startswith("/v1/tools/") or (
+    return path.startswith("/v1/tools/") or path == MCP_PREFIX or (
         path.startswith("/v1/sessions/") and path.endswith("/execute")
     )
 
@@ -113,7 +118,7 @@ class RequestGuard:
         if scope["method"] not in ("POST", "PUT", "PATCH"):
             await self.app(scope, receive, send)
             return
-        if scope["path"].startswith(RATE_LIMITED_PREFIXES):
+        if scope["path"].startswith(RUN_PREFIXES):
             busy = self.admission()
             if busy is not None:
                 self.metrics.reject(busy.reason or "overloaded")

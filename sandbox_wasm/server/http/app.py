@@ -12,14 +12,18 @@ has a bug of ours (500).
 
 This module builds the app from its parts: `admission` (the guard middleware), `bodies`
 (safe-exec's JSON or multipart bodies), `gateway` (what the routes share and do), `routes`,
-`errors` (refusals and their handlers) and `openapi` (the document as served).
+`errors` (refusals and their handlers), `openapi` (the document as served), `docs` (its
+Swagger UI and ReDoc pages, with their assets served from the installed package) and
+`mcp_endpoint` (MCP over streamable HTTP at /mcp, on the same guard, pool and sessions).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 
@@ -33,10 +37,15 @@ from ..ops.ratelimit import RateLimiter
 from ..settings import GatewaySettings
 from ..state.jobs import InMemoryJobStore, JobStore
 from .admission import RequestGuard
+from .docs import add_docs_routes
 from .errors import add_error_handlers
 from .gateway import Gateway
+from .mcp_endpoint import add_mcp_endpoint
 from .openapi import document_400_not_422
 from .routes import add_routes, add_session_routes
+
+if TYPE_CHECKING:
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
 
 def _job_store(settings: GatewaySettings) -> JobStore:
@@ -70,13 +79,17 @@ def create_app(
     offered = GatewayTools([*sandbox.tools.values(), *_built(tools)],
                            entry_points=settings.tools, bridges=settings.bridges)
     gateway = Gateway(settings, sandbox, job_store or _job_store(settings), offered)
+    mcp: list[StreamableHTTPSessionManager] = []
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(gateway.sandbox.warm_up)
         await asyncio.to_thread(gateway.tools.start)
         await gateway.jobs.start()
-        yield
+        async with contextlib.AsyncExitStack() as stack:
+            for manager in mcp:
+                await stack.enter_async_context(manager.run())
+            yield
         await gateway.close()
 
     app = FastAPI(
@@ -89,10 +102,12 @@ def create_app(
             "details}}`."
         ),
         lifespan=lifespan,
+        # Served by add_docs_routes from the installed package, not from a CDN.
+        docs_url=None, redoc_url=None,
     )
     app.state.gateway = gateway
-    limiter = (RateLimiter(settings.rate_limit, redis_url=settings.redis_url)
-               if settings.rate_limit else None)
+    per_minute = settings.effective_rate_limit
+    limiter = RateLimiter(per_minute, redis_url=settings.redis_url) if per_minute else None
     app.add_middleware(
         RequestGuard, limiter=limiter, settings=settings, metrics=gateway.metrics,
         bodies=gateway.bodies,
@@ -100,8 +115,11 @@ def create_app(
     )
 
     add_error_handlers(app, gateway)
+    add_docs_routes(app)
     add_routes(app, gateway)
     add_session_routes(app, gateway)
+    if settings.mcp_max_clients:
+        mcp.append(add_mcp_endpoint(app, gateway))
     document_400_not_422(app, settings)
     return app
 

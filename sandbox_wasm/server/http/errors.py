@@ -68,6 +68,8 @@ ERROR_CODES: dict[str, ErrorCode] = {
     "method_not_allowed": ErrorCode(405, "the path does not take this method"),
     "not_acceptable": ErrorCode(406, "no acceptable representation"),
     "session_busy": ErrorCode(409, "another call on the session is running", "session_busy"),
+    "job_finished": ErrorCode(409, "the job has finished already: there is nothing to "
+                              "cancel, its result stands"),
     "session_on_other_replica": ErrorCode(421, "with Redis: the session lives on another "
                                           "replica (named in the message and the "
                                           "Sandbox-Session-Replica header)"),

@@ -15,6 +15,7 @@ import threading
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Literal, TypeVar
 
@@ -72,6 +73,31 @@ DEFAULT_TIMEOUT_MS = Limits().timeout_ms
 #: Response header naming the replica that holds a session (on a 421).
 REPLICA_HEADER = "Sandbox-Session-Replica"
 
+#: How long `POST /v1/jobs/{id}/cancel` waits for the job to end before answering 202 (an
+#: interrupt lands in milliseconds; a job on another replica waits for that replica to
+#: see the request, every CANCEL_POLL_SECONDS).
+CANCEL_WAIT_SECONDS = 2.0
+
+#: The error of a job cancelled before a worker picked it up.
+CANCELLED_BEFORE_START = "Cancelled"
+
+
+class LiveJob:
+    """A job this process accepted and has not finished: what cancelling it needs."""
+
+    def __init__(self) -> None:
+        #: Set to interrupt the run (the library's `cancel=`), or to mark a waiting job.
+        self.cancel = threading.Event()
+        #: The pool's future: cancelling it takes a waiting job out of the queue.
+        self.future: Future[ExecutionResult] | None = None
+        #: Set once the job's end is recorded in the store.
+        self.finished = asyncio.Event()
+
+    def interrupt(self) -> None:
+        self.cancel.set()
+        if self.future is not None:
+            self.future.cancel()  # a no-op once a worker runs it: the Event stops that
+
 
 def _utc(timestamp: float) -> datetime:
     return datetime.fromtimestamp(timestamp, UTC)
@@ -124,6 +150,9 @@ class Gateway:
             key.get_secret_value().encode() if key is not None else secrets.token_bytes(32)
         )
         self._tasks: set[asyncio.Task[None]] = set()
+        #: Jobs accepted here and not finished, by their id in the store.
+        self._live: dict[str, LiveJob] = {}
+        jobs.watch_cancels(self._cancel_requested)
 
     # -- validation before anything is queued ----------------------------------------
     def check_source(self, code: str, field: str) -> None:
@@ -206,13 +235,14 @@ class Gateway:
     def _work(
         self, code: str, language: Language, limits: dict[str, int],
         profile: TimeoutProfile | None, files: Mapping[str, bytes], tools: Sequence[Tool],
-        sandbox: Sandbox, policy: AuditPolicy,
+        sandbox: Sandbox, policy: AuditPolicy, cancel: threading.Event | None,
     ) -> ExecutionResult:
         """Runs on a worker thread. `tools` replace the sandbox's own: a run gets only the
-        tools its request named."""
+        tools its request named. Setting `cancel` interrupts the run."""
         start = time.perf_counter()
         result = sandbox.execute(code, language=language, limits=limits, profile=profile,
-                                 files=files or None, tools=tools, policy=policy)
+                                 files=files or None, tools=tools, policy=policy,
+                                 cancel=cancel)
         self.metrics.observe(result, time.perf_counter() - start)
         return result
 
@@ -220,7 +250,7 @@ class Gateway:
         self, code: str, language: Language, limits: dict[str, int],
         profile: TimeoutProfile | None = None, files: Mapping[str, bytes] | None = None,
         tools: Sequence[Tool] = (), runtime: str | None = None,
-        policy: PolicyName | None = None,
+        policy: PolicyName | None = None, cancel: threading.Event | None = None,
     ) -> functools.partial[ExecutionResult]:
         """A request's run, ready for a worker; InvalidRequestError for a policy looser than
         the server's."""
@@ -228,7 +258,7 @@ class Gateway:
         sandbox = self.sandbox_for(runtime)
         chosen = session_policy(policy, sandbox.policy, "a request")
         return functools.partial(self._work, code, language, limits, profile, files or {},
-                                 list(tools), sandbox, chosen)
+                                 list(tools), sandbox, chosen, cancel)
 
     def check_restored_limits(self, limits: Limits) -> None:
         """A restored session's limits (those of the server that took the snapshot) held to
@@ -281,9 +311,10 @@ class Gateway:
         self.check_source(code, "code")
         self.check_files(files or {})
         limits = self.capped_timeout(limits, "limits.timeout_ms")
+        live = LiveJob()
         try:
             task = self._task(code, language, limits, files=files, tools=tools,
-                              runtime=runtime, policy=policy)
+                              runtime=runtime, policy=policy, cancel=live.cancel)
         except InvalidRequestError as exc:
             raise refusal(exc, "code") from None
         public_id = uuid.uuid4().hex
@@ -302,7 +333,10 @@ class Gateway:
         if body is not None:
             future.add_done_callback(lambda _: body.release())
             body.keep()
-        completion = asyncio.create_task(self._complete(job_id, asyncio.wrap_future(future)))
+        live.future = future
+        self._live[job_id] = live
+        completion = asyncio.create_task(
+            self._complete(job_id, asyncio.wrap_future(future), live))
         self._tasks.add(completion)
         completion.add_done_callback(self._tasks.discard)
         return JobAccepted(job_id=public_id, status="queued")
@@ -320,11 +354,19 @@ class Gateway:
             # Readers see "queued" a little longer; the job runs all the same.
             logger.warning("could not mark job %s running", job_id)
 
-    async def _complete(self, job_id: str, future: asyncio.Future[ExecutionResult]) -> None:
+    async def _complete(
+        self, job_id: str, future: asyncio.Future[ExecutionResult], live: LiveJob
+    ) -> None:
         result: ExecutionResult | None = None
         error: ErrorInfo | None = None
         try:
             result = await future
+        except asyncio.CancelledError:
+            if not (live.cancel.is_set() and future.cancelled()):
+                self._live.pop(job_id, None)
+                raise  # the gateway is shutting down
+            error = ErrorInfo(type=CANCELLED_BEFORE_START,
+                              message="cancelled while it waited for a worker: it never ran")
         except InvalidRequestError as exc:
             error = ErrorInfo(type="InvalidRequest", message=str(exc))
         except SandboxError as exc:
@@ -336,6 +378,47 @@ class Gateway:
             await self.jobs.finish(job_id, result=result, error=error)
         except JobStoreUnavailable:
             logger.error("the result of job %s is lost: the job store cannot be reached", job_id)
+        finally:
+            self._live.pop(job_id, None)
+            live.finished.set()
+
+    def _cancel_requested(self, job_id: str) -> None:
+        """Another replica was asked to cancel a job this one runs."""
+        live = self._live.get(job_id)
+        if live is not None:
+            live.interrupt()
+
+    async def cancel_job(self, job_id: str, owner: str | None) -> tuple[Job, bool] | None:
+        """Cancel `owner`'s job `job_id`: a waiting job never runs, a running one is
+        interrupted (its result's status `interrupted`). The job as it then is, and whether
+        it has finished; None for an unknown job (another key's included); ApiError
+        `job_finished` for one that had finished already."""
+        sid = store_id(owner, job_id)
+        job = await self.jobs.get(sid)
+        if job is None:
+            return None
+        if job.status == "done":
+            raise ApiError("job_finished", f"job {job_id} has already finished: its result "
+                           f"stands (GET /v1/jobs/{job_id})", field="job_id")
+        live = self._live.get(sid)
+        if live is not None:
+            live.interrupt()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(live.finished.wait(), CANCEL_WAIT_SECONDS)
+        else:
+            # Held by another replica (a shared store): it sees the request and interrupts.
+            await self.jobs.request_cancel(sid)
+            deadline = time.monotonic() + CANCEL_WAIT_SECONDS
+            while time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+                current = await self.jobs.get(sid)
+                if current is None or current.status == "done":
+                    break
+        final = await self.jobs.get(sid)
+        if final is None:
+            return None
+        final = final.model_copy(update={"job_id": job_id})
+        return final, final.status == "done"
 
     # -- sessions ----------------------------------------------------------------------
     async def _run_to_end(self, fn: Callable[[], T]) -> T:

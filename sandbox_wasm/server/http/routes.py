@@ -18,9 +18,17 @@ from ..ops.metrics import CONTENT_TYPE
 from ..state.sessions import SessionEntry, session_policy
 from .admission import RESTORE_PATH, owner_of
 from .bodies import FILE_PART, MULTIPART, read_safe_exec_request
-from .errors import ERROR_RESPONSES, JOB_ERROR_RESPONSES, SESSION_ERROR_RESPONSES, ApiError, refusal
+from .errors import (
+    ERROR_RESPONSES,
+    JOB_ERROR_RESPONSES,
+    SESSION_ERROR_RESPONSES,
+    ApiError,
+    error_responses,
+    refusal,
+)
 from .gateway import Gateway, Health
 from .schemas import (
+    CANCEL_DESCRIPTION,
     DEFAULT_PROFILE,
     DEMO_SCRIPT,
     EXECUTE_DESCRIPTION,
@@ -119,6 +127,26 @@ def add_routes(app: FastAPI, gateway: Gateway) -> None:
                 f"{settings.job_ttl_seconds:g} s ago and evicted)",
                 field="job_id",
             )
+        return job
+
+    @app.post(
+        "/v1/jobs/{job_id}/cancel", response_model=Job,
+        responses={
+            202: {"model": Job, "description": "The cancel was passed on to the replica "
+                  "running the job, which has not stopped it yet: poll the job."},
+            **error_responses("job_not_found", "job_finished", "job_store_unavailable"),
+        },
+        summary="Cancel a background execution",
+        description=CANCEL_DESCRIPTION,
+    )
+    async def cancel_job(job_id: str, request: Request, response: Response) -> Job:
+        outcome = await gateway.cancel_job(job_id, owner_of(request))
+        if outcome is None:
+            raise ApiError("job_not_found", f"no job {job_id!r} (unknown, or finished and "
+                           "evicted)", field="job_id")
+        job, finished = outcome
+        if not finished:
+            response.status_code = 202
         return job
 
     @app.post(

@@ -180,6 +180,17 @@ comes back in the result's `files`, base64."""
 JobState = Literal["queued", "running", "done"]
 
 
+CANCEL_DESCRIPTION = (
+    "Cancel a job of `POST /v1/tools/safe-exec/async`. A job still waiting for a worker "
+    "never runs: it ends `done` with error `Cancelled`. A running job is interrupted at "
+    "once (the library's interrupt: within milliseconds, whatever the code is doing): it "
+    "ends `done` with a result whose status is `interrupted` (exit code 130), with the "
+    "output it had written. The answer is the job once ended (200), or, when another "
+    "replica runs it and has not stopped it within 2 s, the job as it is (202: poll it). A "
+    "finished job is a 409 (`job_finished`), another key's job a 404."
+)
+
+
 class JobAccepted(BaseModel):
     """An execution accepted for background running; poll `GET /v1/jobs/{job_id}`."""
 

@@ -9,12 +9,21 @@ closing a session change the server's state; a run given a session_id changes th
 session's, so `execute_python_sandbox` is not idempotent. Its input files come as base64
 arguments, and the files a run writes under /output go back as embedded resources next to
 the structured result.
+
+A client's `notifications/cancelled` for a running execute_python_sandbox call interrupts
+the run (the library's interrupt, within milliseconds): its worker is free at once, and a
+session call is rolled back as after a timeout (the session keeps the state it had). As the
+protocol says, a cancelled request gets no answer.
 """
 
+import asyncio
 import base64
 import contextlib
 import functools
-from collections.abc import Callable, Iterator
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Annotated, ParamSpec, TypeVar
 
@@ -62,7 +71,9 @@ from ..http.schemas import (
     SandboxToolResult,
 )
 from ..ops.auth import Authenticator
+from ..ops.pool import PoolSaturated
 from ..state.sessions import (
+    Runner,
     SessionBusy,
     SessionCaps,
     SessionNotFound,
@@ -110,6 +121,36 @@ _MEMORY = Limits.model_json_schema()["properties"]["memory_mb"]
 IMAGE_MIME_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 
 
+#: How long a session call waits for the session's cancelled call to stop (an interrupt
+#: lands in milliseconds; this only bounds the wait).
+STOPPING_WAIT_SECONDS = 5.0
+
+
+async def interruptible(
+    work: Awaitable[_T], cancel: threading.Event,
+    stopping: dict[str, asyncio.Task[_T]] | None = None, key: str = "",
+) -> _T:
+    """`work` (a run given `cancel`), awaited so that cancelling the caller (the SDK
+    cancels a tool call's scope on `notifications/cancelled`) sets `cancel` and waits for
+    the run to stop before the cancellation goes on. The run's thread would otherwise go
+    on to its deadline with nobody waiting for it: `work` runs as a task of its own,
+    outside the caller's cancel scope, so that it can be waited for. While it stops, its
+    task is in `stopping[key]` (a session's id: the session's next call waits for it)."""
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        cancel.set()
+        if stopping is not None:
+            stopping[key] = task
+            task.add_done_callback(lambda _: stopping.pop(key, None))
+        with anyio.CancelScope(shield=True):
+            await asyncio.wait([task])  # the interrupt lands within a tick or two
+        if not task.cancelled():
+            task.exception()  # retrieved: the caller cancelled, whatever the run became
+        raise
+
+
 def tool_result(result: ExecutionResult) -> CallToolResult:
     """The result of execute_python_sandbox: the SandboxToolResult as structured content
     and as JSON text, then each file the script wrote under /output (charts included): an
@@ -148,9 +189,28 @@ class SessionClosed(BaseModel):
     calls: int = Field(description="Calls it had run.")
 
 
+@dataclass(frozen=True)
+class HostGateway:
+    """What the HTTP gateway lends the MCP server it serves at `/mcp`, so that MCP and HTTP
+    share one bound on runs and one on sessions, under the same caps."""
+
+    #: The gateway's worker pool (instead of threads of the MCP server's own).
+    runner: Runner
+    #: The gateway's sessions.
+    registry: SessionRegistry
+    #: Limits set on every run and session (max_source_bytes, max_input_bytes).
+    run_limits: Mapping[str, int]
+    #: The largest timeout a call may ask for: a timeout_profile over it is a tool error.
+    max_timeout_ms: int
+    #: The gateway's sandbox of a named runtime.
+    sandbox_for: Callable[[str], Sandbox]
+    #: The gateway's metrics of a run (the result and its seconds).
+    observe: Callable[[ExecutionResult, float], None]
+
+
 def create_mcp_server(
     sandbox: Sandbox | None = None, *, workers: int = 2, sessions: SessionCaps | None = None,
-    auth: Authenticator | None = None,
+    auth: Authenticator | None = None, gateway: HostGateway | None = None,
 ) -> MCPServer:
     """An MCP server whose tools run on `sandbox`, at most `workers` executions at once
     (each on a thread, so the server keeps answering meanwhile), keeping sessions within
@@ -158,28 +218,66 @@ def create_mcp_server(
     e.g. those of bridged MCP servers) are offered to every run and session call, and
     listed with their signatures in execute_python_sandbox's description. With `auth`
     (the streamable-HTTP transport behind API keys), a session belongs to the key that
-    opened it: another key's session id is unknown to a caller, as on the HTTP gateway."""
+    opened it: another key's session id is unknown to a caller, as on the HTTP gateway.
+
+    On the HTTP gateway's own port (`/mcp`), `gateway` lends its pool, sessions, caps and
+    metrics (`HostGateway`); `workers` and `sessions` are then unused."""
     sandbox = sandbox or Sandbox()
-    caps = sessions or SessionCaps()
     limiter = anyio.CapacityLimiter(workers)
     server = MCPServer(
         "sandbox-wasm", title="sandbox-wasm", version=__version__, instructions=INSTRUCTIONS
     )
 
-    async def run(fn: Callable[[], _T]) -> _T:
+    async def on_threads(fn: Callable[[], _T]) -> _T:
         return await anyio.to_thread.run_sync(fn, limiter=limiter)
 
-    registry = SessionRegistry(caps, sandbox, run)
+    run: Runner = gateway.runner if gateway is not None else on_threads
+    live: SessionRegistry = (gateway.registry if gateway is not None
+                             else SessionRegistry(sessions or SessionCaps(), sandbox, run))
+    forced = dict(gateway.run_limits) if gateway is not None else {}
+    max_timeout_ms = gateway.max_timeout_ms if gateway is not None else None
+    observe = gateway.observe if gateway is not None else None
+    caps = live.caps
+    # Session calls being interrupted after a client cancelled them: the client gets no
+    # answer to wait for, so its next call on the session may come while the interrupt
+    # lands; that call waits for it instead of finding the session busy.
+    stopping: dict[str, asyncio.Task[ExecutionResult]] = {}
     sandboxes = {sandbox.python_variant: sandbox}
 
-    def sandbox_for(runtime: str | None) -> Sandbox:
+    def runtime_sandbox(runtime: str | None) -> Sandbox:
         """The sandbox of the runtime a call names (the server's when None)."""
         if runtime is None:
             return sandbox
+        if gateway is not None:
+            return gateway.sandbox_for(runtime)
         variant = python_variant(runtime)
         if variant not in sandboxes:
             sandboxes[variant] = sandbox.with_runtime(variant)
         return sandboxes[variant]
+
+    # A session's own deadline (each call sets its own from its profile): the default
+    # profile's, or the server's cap when that is less.
+    session_timeout = TIMEOUT_PROFILES[DEFAULT_PROFILE]
+    if max_timeout_ms is not None:
+        session_timeout = min(session_timeout, max_timeout_ms)
+
+    def run_once(box: Sandbox, script: str, limits: dict[str, object],
+                 files: Base64Files | None, cancel: threading.Event) -> ExecutionResult:
+        """One run, on a worker thread, seen by `observe`."""
+        started = time.perf_counter()
+        result = box.execute(script, limits=limits, files=files, cancel=cancel)
+        if observe is not None:
+            observe(result, time.perf_counter() - started)
+        return result
+
+    def timeout_of(profile: TimeoutProfile) -> int:
+        """The profile's timeout, within the server's cap (refused, not clamped: a client
+        must not believe it got a deadline it did not)."""
+        asked = TIMEOUT_PROFILES[profile]
+        if max_timeout_ms is not None and asked > max_timeout_ms:
+            raise ToolError(f"timeout_profile: {profile} asks for {asked} ms, over this "
+                            f"server's max_timeout_ms of {max_timeout_ms}")
+        return asked
 
     def owner_of(ctx: Context) -> str | None:
         """The name of the API key that made this request (None without keys, or on
@@ -208,10 +306,14 @@ def create_mcp_server(
             raise ToolError(str(exc)) from None
         except SandboxError as exc:
             raise ToolError(f"the sandbox runtime is unavailable: {exc}") from None
+        except PoolSaturated:
+            raise ToolError("the server is overloaded (every worker busy, the queue full): "
+                            "retry shortly") from None
 
     async def on_worker(fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
         with tool_errors():
-            return await run(functools.partial(fn, *args, **kwargs))
+            result: _T = await run(functools.partial(fn, *args, **kwargs))
+            return result
 
     offered = tools_description(sandbox.tools)
 
@@ -240,17 +342,26 @@ def create_mcp_server(
         ] = None,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, SandboxToolResult]:
+        cancel = threading.Event()
+        timeout_ms = timeout_of(timeout_profile)
         if session_id is None:
             with tool_errors():
-                box = sandbox_for(runtime)
-            result = await on_worker(box.execute, python_script, profile=timeout_profile,
-                                     files=files)
+                box = runtime_sandbox(runtime)
+            limits = {**box.limits.model_dump(), **forced, "timeout_ms": timeout_ms}
+            result = await interruptible(on_worker(
+                run_once, box, python_script, limits, files, cancel), cancel)
         else:
+            owner = owner_of(ctx) if ctx else None
+            previous = stopping.get(session_id)
+            if previous is not None:
+                with anyio.move_on_after(STOPPING_WAIT_SECONDS):
+                    await asyncio.wait([previous])
             with tool_errors():
-                result = await registry.execute(
-                    session_id, python_script, owner=owner_of(ctx) if ctx else None,
-                    overrides={"timeout_ms": TIMEOUT_PROFILES[timeout_profile]}, files=files,
-                )
+                result = await interruptible(live.execute(
+                    session_id, python_script, owner=owner,
+                    overrides={"timeout_ms": timeout_ms}, files=files,
+                    cancel=cancel,
+                ), cancel, stopping, session_id)
         return tool_result(result)
 
     @server.tool(
@@ -276,14 +387,15 @@ def create_mcp_server(
         ctx: Context | None = None,
     ) -> SessionOpened:
         with tool_errors():
-            entry = await registry.open(
-                limits={"memory_mb": memory_mb}, policy=sandbox.policy, on_trap="rollback",
-                owner=owner_of(ctx) if ctx else None, sandbox=sandbox_for(runtime),
+            entry = await live.open(
+                limits={**forced, "memory_mb": memory_mb, "timeout_ms": session_timeout},
+                policy=sandbox.policy, on_trap="rollback",
+                owner=owner_of(ctx) if ctx else None, sandbox=runtime_sandbox(runtime),
             )
         return SessionOpened(
             session_id=entry.id, memory_mb=memory_mb, policy=sandbox.policy.name,
             idle_timeout_seconds=caps.idle_seconds,
-            expires_at=datetime.fromtimestamp(registry.expires_at(entry), UTC),
+            expires_at=datetime.fromtimestamp(live.expires_at(entry), UTC),
         )
 
     @server.tool(
@@ -295,8 +407,8 @@ def create_mcp_server(
     ) -> SessionClosed:
         owner = owner_of(ctx) if ctx else None
         with tool_errors():
-            calls = registry.get(session_id, owner=owner).session.calls
-            await registry.close(session_id, owner=owner)
+            calls = live.get(session_id, owner=owner).session.calls
+            await live.close(session_id, owner=owner)
         return SessionClosed(session_id=session_id, calls=calls)
 
     return server

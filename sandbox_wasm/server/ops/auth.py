@@ -33,6 +33,8 @@ Scope = Literal["run", "metrics"]
 SCOPES: tuple[Scope, ...] = ("run", "metrics")
 #: Paths answered without a key whatever the settings: the API's own documentation.
 DOC_PATHS = ("/docs", "/redoc", "/openapi.json", "/docs/oauth2-redirect")
+#: Where the documentation pages' scripts and stylesheets are served, also without a key.
+DOC_ASSETS_PREFIX = "/docs/assets/"
 #: Paths that need the metrics scope unless `public_health` is set.
 HEALTH_PATHS = ("/healthz", "/metrics")
 
@@ -129,7 +131,7 @@ class Authenticator:
 
 def needed_scope(path: str, *, public_health: bool) -> Scope | None:
     """The scope `path` needs, or None if it is answered without a key."""
-    if path in DOC_PATHS:
+    if path in DOC_PATHS or path.startswith(DOC_ASSETS_PREFIX):
         return None
     if path in HEALTH_PATHS:
         return None if public_health else "metrics"

@@ -56,6 +56,17 @@ class JobStore(Protocol):
         """The job, or None if unknown or evicted."""
         ...
 
+    async def request_cancel(self, job_id: str) -> None:
+        """Ask whichever process runs the unfinished job `job_id` to cancel it (a store
+        shared between processes passes the request on; a store of one process has
+        nothing to pass on: the gateway cancels its own jobs itself)."""
+        ...
+
+    def watch_cancels(self, on_cancel: Callable[[str], None]) -> None:
+        """Have `on_cancel(job_id)` called, in the event loop, when another process asks to
+        cancel a job this one holds (at most once per job)."""
+        ...
+
 
 def _utc(timestamp: float) -> datetime:
     return datetime.fromtimestamp(timestamp, UTC)
@@ -160,3 +171,9 @@ class InMemoryJobStore:
     async def get(self, job_id: str) -> Job | None:
         self._evict()
         return self._jobs.get(job_id)
+
+    async def request_cancel(self, job_id: str) -> None:
+        pass  # one process: the gateway that asks is the one that runs the job
+
+    def watch_cancels(self, on_cancel: Callable[[str], None]) -> None:
+        pass

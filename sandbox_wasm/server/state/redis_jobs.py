@@ -10,6 +10,11 @@ Two keys per job, both with a TTL so that nothing outlives its use whatever happ
   the job; the replica renews it every third of `job_lease_seconds` and deletes it when the
   job is done.
 
+- `sandbox-wasm:cancel:<id>`: set by any replica asked to cancel a job it does not hold
+  (`POST /v1/jobs/{id}/cancel`), with the unfinished job's TTL; the holding replica looks
+  for the flags of the jobs it holds every `CANCEL_POLL_SECONDS` (one MGET, only while it
+  holds jobs) and interrupts the job, and deletes the flag when the job is done.
+
 A reader that finds an unfinished job without its lease reports it `done` with error
 `JobLost`: the replica crashed, was killed or lost Redis for longer than the lease. Such a
 job is not run again elsewhere: it may be what brought its replica down. State changes are
@@ -40,6 +45,9 @@ logger = logging.getLogger("sandbox_wasm.server")
 #: Seconds one Redis command may take before the store counts Redis as unreachable; a
 #: request never hangs on a stalled Redis longer than about twice this.
 REDIS_TIMEOUT_SECONDS = 2.0
+#: How often a replica holding unfinished jobs looks for requests to cancel them: the
+#: latency of a cancel that arrives on another replica, on top of the interrupt's own.
+CANCEL_POLL_SECONDS = 0.2
 #: How long `finish` keeps trying to record a result while Redis is unreachable, at most.
 FINISH_RETRY_SECONDS = 10.0
 
@@ -93,12 +101,19 @@ class RedisJobStore:
         # the lease of a job that has just been finished.
         self._lock = asyncio.Lock()
         self._renewer: asyncio.Task[None] | None = None
+        self._cancel_watcher: asyncio.Task[None] | None = None
+        self._on_cancel: Callable[[str], None] | None = None
+        # Held jobs whose cancel request was passed on already (once is enough).
+        self._cancelled: set[str] = set()
 
     def job_key(self, job_id: str) -> str:
         return f"{self.namespace}:job:{job_id}"
 
     def lease_key(self, job_id: str) -> str:
         return f"{self.namespace}:lease:{job_id}"
+
+    def cancel_key(self, job_id: str) -> str:
+        return f"{self.namespace}:cancel:{job_id}"
 
     @property
     def _unfinished_ms(self) -> int:
@@ -107,6 +122,7 @@ class RedisJobStore:
     # -- lifecycle -----------------------------------------------------------------------
     async def start(self) -> None:
         self._renewer = asyncio.create_task(self._renew_leases())
+        self._cancel_watcher = asyncio.create_task(self._watch_cancel_flags())
         try:
             await self._redis.ping()
         except RedisError as exc:
@@ -115,10 +131,11 @@ class RedisJobStore:
             logger.warning("Redis job store unreachable at start-up: %s", exc)
 
     async def close(self) -> None:
-        if self._renewer is not None:
-            self._renewer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._renewer
+        for task in (self._renewer, self._cancel_watcher):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         # What this replica still holds will not finish here; say so now rather than
         # letting readers wait out the lease.
         lost = ErrorInfo(
@@ -147,6 +164,22 @@ class RedisJobStore:
             except RedisError as exc:
                 logger.warning("could not renew job leases in Redis: %s", exc)
 
+    async def _watch_cancel_flags(self) -> None:
+        while True:
+            await asyncio.sleep(CANCEL_POLL_SECONDS)
+            watching = [j for j in self._held if j not in self._cancelled]
+            if not watching or self._on_cancel is None:
+                continue
+            try:
+                flags = await self._redis.mget([self.cancel_key(j) for j in watching])
+            except RedisError as exc:
+                logger.warning("could not look for job cancel requests in Redis: %s", exc)
+                continue
+            for job_id, flag in zip(watching, flags, strict=True):
+                if flag is not None and job_id in self._held:
+                    self._cancelled.add(job_id)
+                    self._on_cancel(job_id)
+
     # -- JobStore --------------------------------------------------------------------------
     async def create(self, job_id: str) -> Job:
         job = Job(job_id=job_id, status="queued", created_at=_utc(self._clock()))
@@ -161,8 +194,10 @@ class RedisJobStore:
     async def discard(self, job_id: str) -> None:
         async with self._lock:
             self._held.discard(job_id)
+            self._cancelled.discard(job_id)
             with _unavailable_on_redis_errors():
-                await self._redis.delete(self.job_key(job_id), self.lease_key(job_id))
+                await self._redis.delete(self.job_key(job_id), self.lease_key(job_id),
+                                         self.cancel_key(job_id))
 
     async def mark_running(self, job_id: str) -> None:
         def running(job: Job) -> Job | None:
@@ -210,6 +245,16 @@ class RedisJobStore:
             if not await self._replace(job_id, done, finished=True):
                 await self._redis.delete(self.lease_key(job_id))
             self._held.discard(job_id)
+            self._cancelled.discard(job_id)
+
+    async def request_cancel(self, job_id: str) -> None:
+        if not _JOB_ID.fullmatch(job_id):
+            return
+        with _unavailable_on_redis_errors():
+            await self._redis.set(self.cancel_key(job_id), b"1", px=self._unfinished_ms)
+
+    def watch_cancels(self, on_cancel: Callable[[str], None]) -> None:
+        self._on_cancel = on_cancel
 
     async def get(self, job_id: str) -> Job | None:
         if not _JOB_ID.fullmatch(job_id):
@@ -247,7 +292,7 @@ class RedisJobStore:
                     pipe.multi()  # type: ignore[no-untyped-call]  # unannotated in redis-py
                     if finished:
                         pipe.set(key, new.model_dump_json(), px=_ms(self.ttl_seconds))
-                        pipe.delete(self.lease_key(job_id))
+                        pipe.delete(self.lease_key(job_id), self.cancel_key(job_id))
                     else:
                         pipe.set(key, new.model_dump_json(), keepttl=True)
                     await pipe.execute()

@@ -384,11 +384,12 @@ class SessionRegistry:
     async def execute(
         self, session_id: str, code: str, *, owner: str | None,
         overrides: dict[str, int] | None = None, files: Mapping[str, bytes] | None = None,
-        tools: ToolsLike | None = None,
+        tools: ToolsLike | None = None, cancel: threading.Event | None = None,
     ) -> ExecutionResult:
         """Run `code` in the session; `overrides` (timeout_ms, max_stdout_bytes, ...)
         change the session's limits for this call only; `files` are added to its /input;
-        `tools`, when given, are the host tools this call offers instead of the session's.
+        `tools`, when given, are the host tools this call offers instead of the session's;
+        setting `cancel` interrupts the call (rolled back, as after a timeout).
         Raises SessionNotFound, SessionBusy, InvalidRequestError, and what the runner
         raises."""
         entry = self._checkout(session_id, owner)
@@ -398,7 +399,8 @@ class SessionRegistry:
 
         def call() -> ExecutionResult:
             start = time.perf_counter()
-            result = session.execute(code, limits=limits, files=files or None, tools=tools)
+            result = session.execute(code, limits=limits, files=files or None, tools=tools,
+                                     cancel=cancel)
             if self._on_call is not None:
                 self._on_call(result, time.perf_counter() - start)
             return result
