@@ -66,6 +66,8 @@ from ._wire import (
 
 if TYPE_CHECKING:
     from ._images.image import Image, ImageManifest
+    from ._network.channel import NetworkChannel
+    from ._network.policy import NetworkLike, NetworkPolicy
 
 # A snapshot was started (with the guest bootstrap) at build time and only needs stdin.
 SNAPSHOT_ARGV = ["python"]
@@ -111,6 +113,7 @@ class Sandbox(Closeable):
         image: Path | str | None = None,
         allow_image_packages: bool = True,
         tools: ToolsLike | None = None,
+        network: NetworkLike | None = None,
         python_runtime: str | None = None,
     ) -> None:
         if runtime is not None and python_runtime is not None:
@@ -134,6 +137,9 @@ class Sandbox(Closeable):
                                      memory_mb=memory_mb)
         #: Host tools every execution offers the guest (`execute(tools=...)` replaces them).
         self.tools = build_tools(tools)
+        #: The network policy of its executions (None: no network; `execute(network=...)`
+        #: replaces it for one call).
+        self.network = resolve_network(network)
         self._runtime_directory = Path(runtime_directory) if runtime_directory else None
         #: The Python runtime variant (checked now: an unknown name is an InvalidRequestError).
         self._python_variant = python_variant(runtime) if image is None else None
@@ -208,6 +214,7 @@ class Sandbox(Closeable):
         box = Sandbox(policy=self.policy, limits=self.limits,
                       runtime_directory=self._runtime_directory, runtime=runtime)
         box.tools = self.tools
+        box.network = self.network
         return box
 
     def warm_up(self, *languages: Language) -> None:
@@ -233,6 +240,7 @@ class Sandbox(Closeable):
         policy: PolicyLike | None = None,
         files: Mapping[str, FileContent] | None = None,
         tools: ToolsLike | None = None,
+        network: NetworkLike | None = None,
         cancel: threading.Event | None = None,
     ) -> ExecutionResult:
         """Audit `code`, run it in a fresh instance if allowed, and return the result.
@@ -240,7 +248,11 @@ class Sandbox(Closeable):
         `files` (name -> bytes or text) are the guest's read-only /input; what it writes
         under /output comes back as `result.files`. `tools` (host callables, or a name ->
         callable mapping) become the functions of the guest's `tools` module, replacing
-        the sandbox's for this call; `result.tool_calls` lists the calls. Setting `cancel`
+        the sandbox's for this call; `result.tool_calls` lists the calls. `network` (a
+        `NetworkPolicy`, its mapping, or rule strings such as "https://api.example.com")
+        lets the guest's urllib, http.client and requests reach the hosts it allows, through
+        the host, replacing the sandbox's for this call; `result.network_calls` lists the
+        requests. Setting `cancel`
         (a `threading.Event`, from any thread) interrupts the run wherever the guest is
         (computing, sleeping, waiting for a tool): it ends at once with status
         `interrupted` (exit code 130); an Event already set interrupts it as it starts.
@@ -271,10 +283,13 @@ class Sandbox(Closeable):
         offered = self.tools if tools is None else build_tools(tools)
         payload = request_payload(MODE_EXEC, offered, line, source,
                                   rest=program.runtime.returns_to_rest)
+        allowed = self.network if network is None else resolve_network(network)
         fs = new_filesystem(inputs, effective) if program.has_filesystem else None
         outcome = program.run(payload, effective, audit_budget=audit_budget(effective.memory_mb),
-                              fs=fs, tools=tool_channel(offered, effective), interrupt=cancel)
-        return result.from_python_run(outcome, policy, offered.keys())
+                              fs=fs, tools=tool_channel(offered, effective),
+                              network=network_channel(allowed), interrupt=cancel)
+        return result.from_python_run(outcome, policy, offered.keys(),
+                                      allowed.summary() if allowed is not None else None)
 
     def _execute_javascript(
         self, program: GuestProgram, source: str, limits: Limits, result: ResultBuilder,
@@ -372,6 +387,24 @@ def tool_channel(tools: Mapping[str, Tool], limits: Limits) -> ToolChannel | Non
                        time_left=run_time_left, interrupted=run_interrupted)
 
 
+def network_channel(policy: NetworkPolicy | None) -> NetworkChannel | None:
+    """The run's network channel under `policy` (None without one)."""
+    if policy is None:
+        return None
+    from ._network.channel import NetworkChannel  # here: `import sandbox_wasm` stays fast
+
+    return NetworkChannel(policy, time_left=run_time_left, interrupted=run_interrupted)
+
+
+def resolve_network(network: NetworkLike | None) -> NetworkPolicy | None:
+    """`network=` as a policy (None: no network); see `_network.policy.resolve_network`."""
+    if network is None:
+        return None
+    from ._network import policy  # here: `import sandbox_wasm` stays fast
+
+    return policy.resolve_network(network)
+
+
 def new_filesystem(inputs: Mapping[str, bytes], limits: Limits) -> MemoryFS:
     """The guest's in-memory filesystem: `inputs` under /input, the limits' caps."""
     return MemoryFS(inputs, FileCaps.of(limits))
@@ -443,6 +476,7 @@ def execute(
     runtime: str | None = None,
     image: Path | str | None = None,
     tools: ToolsLike | None = None,
+    network: NetworkLike | None = None,
     cancel: threading.Event | None = None,
 ) -> ExecutionResult:
     """Audit and run `code` in a fresh sandbox instance; see `Sandbox.execute`. `runtime`
@@ -454,7 +488,7 @@ def execute(
     return sandbox.execute(
         code, language=language, timeout_ms=timeout_ms, memory_mb=memory_mb,
         limits=limits, profile=profile, policy=policy, files=files, tools=tools,
-        cancel=cancel,
+        network=network, cancel=cancel,
     )
 
 

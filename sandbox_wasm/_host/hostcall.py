@@ -46,7 +46,8 @@ MAX_SUBSCRIPTIONS = 1024
 # entered wasm, so per-run state lives in a thread-local. Its fields (set by
 # `program._reset_run_state` and `LiveInstance.call`): memory, stdin and stdin_offset,
 # outputs (stdout's and stderr's `CappedOutput`), closed (the stdio descriptors closed),
-# fs and tools (the run's tree and tool channel, or None), deadline and deadline_hit,
+# fs, tools and network (the run's tree, tool channel and network channel, or None),
+# deadline and deadline_hit,
 # interrupt (the run's cancel Event, or None) and interrupted (it was seen set),
 # exit_code (proc_exit's), and the audit's phase: next_phase, first_phase_fuel,
 # audit_fuel_used.
