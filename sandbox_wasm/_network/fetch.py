@@ -271,6 +271,8 @@ def _send(
     method: str, headers: Sequence[tuple[str, str]], body: bytes, deadline: float,
     max_bytes: int, address: str,
 ) -> Response:
+    import http.client
+
     host = (parts.hostname or "").rstrip(".")
     shown = f"[{host}]" if ":" in host else host
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
@@ -288,7 +290,7 @@ def _send(
         connection.putheader("Connection", "close")
         if body or method in ("POST", "PUT", "PATCH"):
             connection.putheader("Content-Length", str(len(body)))
-    except ValueError as error:  # http.client refuses control characters in a name or value
+    except (ValueError, http.client.InvalidURL) as error:  # control characters, spaces
         raise FetchError("ValueError", f"invalid request: {error}") from None
     sock.settimeout(_left(deadline))
     connection.endheaders(body or None)
