@@ -61,9 +61,11 @@ from ._common import (
     OneLineParser,
     UsageError,
     add_limit_args,
+    add_network_args,
     add_runtime_arg,
     interruptible,
     limits_from_args,
+    network_from_args,
     open_input,
     policy_from_args,
     report_failure,
@@ -114,6 +116,7 @@ def _parser() -> argparse.ArgumentParser:
                         "default) puts back its state before the call; close ends it")
     add_runtime_arg(parser)
     add_limit_args(parser)
+    add_network_args(parser)
     # No default policy here: a loaded snapshot keeps its own unless --policy is given.
     parser.set_defaults(policy=None)
     return parser
@@ -416,7 +419,8 @@ def _run(args: argparse.Namespace) -> int:
     if key is not None and not key:
         raise UsageError(f"{args.key_file}: the key file is empty")
     interactive = sys.stdin.isatty()
-    with Sandbox(policy=policy, limits=limits, runtime=args.runtime) as sandbox:
+    with Sandbox(policy=policy, limits=limits, runtime=args.runtime,
+                 network=network_from_args(args)) as sandbox:
         opener = _Opener(sandbox, limits, policy, args.on_trap, key)
         session = opener.restore(args.load) if args.load else opener.fresh()
         repl = Repl(opener, session, interactive=interactive)

@@ -19,10 +19,12 @@ from ._common import (
     UsageError,
     add_file_args,
     add_limit_args,
+    add_network_args,
     add_runtime_arg,
     interruptible,
     limits_from_args,
     list_output_files,
+    network_from_args,
     open_input,
     policy_from_args,
     read_input_files,
@@ -63,6 +65,7 @@ def _parser() -> argparse.ArgumentParser:
     add_runtime_arg(parser)
     add_limit_args(parser)
     add_file_args(parser)
+    add_network_args(parser)
     return parser
 
 
@@ -134,8 +137,9 @@ def main(argv: Sequence[str]) -> int:
     if language is None:
         is_js = args.script is not None and args.script.endswith((".js", ".mjs"))
         language = "javascript" if is_js else "python"
+    network = network_from_args(args)
     with Sandbox(policy=policy, limits=limits, image=args.image,
-                 runtime=args.runtime) as sandbox:
+                 runtime=args.runtime, network=network) as sandbox:
         # Ctrl-C interrupts the run: it ends at once with status interrupted (exit 130).
         result, _ = interruptible(lambda cancel: sandbox.execute(
             source, language=language, files=files or None, cancel=cancel))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from instance_memory import memory_of
@@ -363,3 +364,22 @@ def test_results_carry_the_calls_as_json(box: sw.Sandbox, server: LiveServer) ->
     assert set(call) == {"method", "url", "status", "bytes_sent", "bytes_received",
                          "duration_ms", "error", "message", "address"}
 
+
+
+def test_the_cli_flags(server: LiveServer, tmp_path: Path) -> None:
+    from test_cli import wasm_exec
+
+    code = f"import urllib.request\nprint(urllib.request.urlopen('{server.url}/echo').status)"
+    allowed = wasm_exec("-c", code, "--allow-host", f"http://127.0.0.1:{server.port}")
+    assert (allowed.returncode, allowed.stdout.strip()) == (0, "200"), allowed.stderr
+    refused = wasm_exec("-c", code)
+    assert refused.returncode == 1 and "this run allows no network" in refused.stderr
+    policy = tmp_path / "network.json"
+    policy.write_text(json.dumps({"allow": [{"host": "localhost", "schemes": ["http"],
+                                             "ports": [server.port], "methods": ["GET"]}]}))
+    by_name = code.replace("127.0.0.1", "localhost")
+    listed = wasm_exec("-c", by_name, "--network-policy", str(policy),
+                       "--allow-address", "127.0.0.1", "--allow-address", "::1")
+    assert (listed.returncode, listed.stdout.strip()) == (0, "200"), listed.stderr
+    bad = wasm_exec("-c", "pass", "--allow-host", "ftp://example.com")
+    assert bad.returncode == 2 and "network rule 'ftp://example.com'" in bad.stderr
