@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from typing import Literal
 from urllib.parse import SplitResult, urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from .._errors import InvalidRequestError
 
@@ -185,6 +185,9 @@ class NetworkPolicy(BaseModel):
         None, description="A PEM file of the CA certificates HTTPS servers are checked "
         "against, instead of certifi's (or the system's) bundle: e.g. a test CA.")
 
+    #: The operator's policy this one must also pass (`bounded_by`): a gateway's.
+    _ceiling: NetworkPolicy | None = PrivateAttr(default=None)
+
     @field_validator("private_addresses")
     @classmethod
     def _networks(cls, value: tuple[str, ...]) -> tuple[str, ...]:
@@ -195,9 +198,36 @@ class NetworkPolicy(BaseModel):
                 raise ValueError(f"not an address or network: {text!r}") from None
         return value
 
+    def bounded_by(self, ceiling: NetworkPolicy) -> NetworkPolicy:
+        """This policy (a gateway client's) within `ceiling` (the operator's): a request
+        must pass both, an address be allowed by both, each budget is the smaller, the CA
+        file is the operator's, and the operator's pinned headers win over the client's."""
+        bounded = self.model_copy(update={
+            "max_requests": min(self.max_requests, ceiling.max_requests),
+            "max_request_bytes": min(self.max_request_bytes, ceiling.max_request_bytes),
+            "max_response_bytes": min(self.max_response_bytes, ceiling.max_response_bytes),
+            "request_timeout_ms": min(self.request_timeout_ms, ceiling.request_timeout_ms),
+            "ca_file": ceiling.ca_file,
+        })
+        bounded._ceiling = ceiling
+        return bounded
+
     def check(self, method: str, url: str) -> tuple[NetworkRule, SplitResult, int]:
-        """The rule that allows `method url`, the URL's parts and its port; raises
-        NetworkRefused naming what is missing."""
+        """The rule that allows `method url` (with the ceiling's pinned headers, when this
+        policy is bounded), the URL's parts and its port; raises NetworkRefused naming what
+        is missing."""
+        rule, parts, port = self._own_check(method, url)
+        if self._ceiling is None:
+            return rule, parts, port
+        try:
+            outer, _, _ = self._ceiling.check(method, url)
+        except NetworkRefused as error:
+            raise NetworkRefused(f"the server's network policy: {error}") from None
+        if not outer.headers:
+            return rule, parts, port
+        return rule.model_copy(update={"headers": {**rule.headers, **outer.headers}}), parts, port
+
+    def _own_check(self, method: str, url: str) -> tuple[NetworkRule, SplitResult, int]:
         try:
             parts = urlsplit(url)
             port = parts.port
@@ -253,6 +283,9 @@ def address_allowed(policy: NetworkPolicy, address: str) -> bool:
         return False
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
         ip = ip.ipv4_mapped
+    ceiling = policy._ceiling  # a gateway's policy: the address must pass it too
+    if ceiling is not None and not address_allowed(ceiling, address):
+        return False
     if any(ip in network for network in policy.listed_networks()):
         return True
     return ip.is_global and not ip.is_multicast

@@ -32,6 +32,7 @@ from ..._models import (
     Limits,
     TimeoutProfile,
 )
+from ..._network.policy import NetworkPolicy, resolve_network
 from ..._request import coerce_files, coerce_source
 from ..._runtimes.artifacts import python_variant
 from ..._sandbox import Sandbox
@@ -179,6 +180,23 @@ class Gateway:
         except UnknownToolError as exc:
             raise ApiError("unknown_tool", str(exc), field="tools") from None
 
+    def network_for(self, asked: NetworkPolicy | Sequence[str] | None) -> NetworkPolicy | None:
+        """The network policy of a request that asks for `asked` (None: no network): within
+        the server's own (`settings.network`); 400 when the server allows no network or the
+        request's policy is invalid."""
+        if asked is None:
+            return None
+        ceiling = self.settings.network
+        if ceiling is None:
+            raise ApiError("network_not_allowed", "this server allows no network: it was "
+                           "started without a network policy (--allow-host, "
+                           "--network-policy)", field="network")
+        try:
+            policy = resolve_network(asked)
+        except InvalidRequestError as exc:
+            raise refusal(exc, "network") from None
+        return None if policy is None else policy.bounded_by(ceiling)
+
     def overloaded(self) -> ApiError:
         return ApiError(
             "overloaded",
@@ -206,13 +224,14 @@ class Gateway:
     def _work(
         self, code: str, language: Language, limits: dict[str, int],
         profile: TimeoutProfile | None, files: Mapping[str, bytes], tools: Sequence[Tool],
-        sandbox: Sandbox, policy: AuditPolicy,
+        sandbox: Sandbox, policy: AuditPolicy, network: NetworkPolicy | None = None,
     ) -> ExecutionResult:
         """Runs on a worker thread. `tools` replace the sandbox's own: a run gets only the
-        tools its request named."""
+        tools its request named; `network` likewise (None: no network)."""
         start = time.perf_counter()
         result = sandbox.execute(code, language=language, limits=limits, profile=profile,
-                                 files=files or None, tools=tools, policy=policy)
+                                 files=files or None, tools=tools, policy=policy,
+                                 network=network)
         self.metrics.observe(result, time.perf_counter() - start)
         return result
 
@@ -220,7 +239,7 @@ class Gateway:
         self, code: str, language: Language, limits: dict[str, int],
         profile: TimeoutProfile | None = None, files: Mapping[str, bytes] | None = None,
         tools: Sequence[Tool] = (), runtime: str | None = None,
-        policy: PolicyName | None = None,
+        policy: PolicyName | None = None, network: NetworkPolicy | None = None,
     ) -> functools.partial[ExecutionResult]:
         """A request's run, ready for a worker; InvalidRequestError for a policy looser than
         the server's."""
@@ -228,7 +247,7 @@ class Gateway:
         sandbox = self.sandbox_for(runtime)
         chosen = session_policy(policy, sandbox.policy, "a request")
         return functools.partial(self._work, code, language, limits, profile, files or {},
-                                 list(tools), sandbox, chosen)
+                                 list(tools), sandbox, chosen, network)
 
     def check_restored_limits(self, limits: Limits) -> None:
         """A restored session's limits (those of the server that took the snapshot) held to
@@ -252,13 +271,14 @@ class Gateway:
         limits: dict[str, int] | None = None, profile: TimeoutProfile | None = None,
         files: Mapping[str, bytes] | None = None, tools: Sequence[Tool] = (),
         runtime: str | None = None, policy: PolicyName | None = None,
+        network: NetworkPolicy | None = None,
     ) -> ExecutionResult:
         self.check_source(code, field)
         self.check_files(files or {})
         limits = self.capped_timeout(limits or {}, "limits.timeout_ms", profile)
         try:
             return await self.pool.run(self._task(code, language, limits or {}, profile, files,
-                                                  tools, runtime, policy))
+                                                  tools, runtime, policy, network))
         except PoolSaturated:
             raise self.overloaded() from None
         except InvalidRequestError as exc:
@@ -274,7 +294,7 @@ class Gateway:
         self, code: str, *, language: Language, limits: dict[str, int],
         files: Mapping[str, bytes] | None = None, tools: Sequence[Tool] = (),
         owner: str | None = None, body: Reservation | None = None, runtime: str | None = None,
-        policy: PolicyName | None = None,
+        policy: PolicyName | None = None, network: NetworkPolicy | None = None,
     ) -> JobAccepted:
         """Queue a background job. `body`, the reservation of the request's body in the
         budget of bodies in flight, is kept until the job has run: its files wait with it."""
@@ -283,7 +303,7 @@ class Gateway:
         limits = self.capped_timeout(limits, "limits.timeout_ms")
         try:
             task = self._task(code, language, limits, files=files, tools=tools,
-                              runtime=runtime, policy=policy)
+                              runtime=runtime, policy=policy, network=network)
         except InvalidRequestError as exc:
             raise refusal(exc, "code") from None
         public_id = uuid.uuid4().hex

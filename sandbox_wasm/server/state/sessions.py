@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..._audit.policy import PRESETS, AuditPolicy
 from ..._errors import InvalidRequestError, SessionClosedError
 from ..._models import MIB, ExecutionResult, Limits
+from ..._network.policy import NetworkPolicy
 from ..._request import resolve_limits
 from ..._sandbox import Sandbox
 from ..._session.session import OnTrap, Session
@@ -384,11 +385,13 @@ class SessionRegistry:
     async def execute(
         self, session_id: str, code: str, *, owner: str | None,
         overrides: dict[str, int] | None = None, files: Mapping[str, bytes] | None = None,
-        tools: ToolsLike | None = None,
+        tools: ToolsLike | None = None, network: NetworkPolicy | None = None,
     ) -> ExecutionResult:
         """Run `code` in the session; `overrides` (timeout_ms, max_stdout_bytes, ...)
         change the session's limits for this call only; `files` are added to its /input;
-        `tools`, when given, are the host tools this call offers instead of the session's.
+        `tools`, when given, are the host tools this call offers instead of the session's;
+        `network`, the call's network policy (None: the session's, which the gateway
+        leaves without network).
         Raises SessionNotFound, SessionBusy, InvalidRequestError, and what the runner
         raises."""
         entry = self._checkout(session_id, owner)
@@ -398,7 +401,8 @@ class SessionRegistry:
 
         def call() -> ExecutionResult:
             start = time.perf_counter()
-            result = session.execute(code, limits=limits, files=files or None, tools=tools)
+            result = session.execute(code, limits=limits, files=files or None, tools=tools,
+                                     network=network)
             if self._on_call is not None:
                 self._on_call(result, time.perf_counter() - start)
             return result
