@@ -1501,12 +1501,34 @@ def _requests_through_host(module, _request=_network_request):
     module.HTTPAdapter.send = send
 
 
-#: Standard-library modules patched right after their import (not preloaded: most runs
-#: never import them, and preloading would grow every instance's memory).
+def _certifi_in_place(module):
+    """certifi.where() as the installed file's path (the packages' file view serves it):
+    certifi's own copies the bundle to a temporary file first, at requests' import, which
+    a snapshot's init has no directory for and a run would pay for. The guest never uses
+    the bundle: TLS is the host's."""
+    import os.path
+
+    path = os.path.join(os.path.dirname(module.__file__), "cacert.pem")
+
+    def where():
+        return path
+
+    def contents():
+        with open(path, encoding="ascii") as bundle:
+            return bundle.read()
+
+    module.where, module.contents = where, contents
+
+
+#: Modules patched right after their import (not preloaded: most runs never import them,
+#: and preloading would grow every instance's memory).
 _AFTER_IMPORT = {"asyncio.selector_events": _asyncio_without_a_self_pipe,
                  "http.client": _http_client_through_host,
                  "urllib.request": _urllib_https,
-                 "requests.adapters": _requests_through_host}
+                 "requests.adapters": _requests_through_host,
+                 "certifi.core": _certifi_in_place}
+#: The modules of `_AFTER_IMPORT` patched so far (once each).
+_PATCHED = set()
 
 
 class _PatchingLoader:
@@ -1518,9 +1540,10 @@ class _PatchingLoader:
     def create_module(self, spec):
         return self._loader.create_module(spec)
 
-    def exec_module(self, module):
+    def exec_module(self, module, _patched=_PATCHED):
         self._loader.exec_module(module)
         self._patch(module)
+        _patched.add(module.__name__)
 
 
 class _AfterImportFinder:
@@ -1647,7 +1670,7 @@ if __name__ == "__main__" and sys.argv[1:] == ["--snapshot-init"]:
     _install_init_packages()
     # Modules the snapshot imported before their patch could apply (a package's preload).
     for _name, _patch in _AFTER_IMPORT.items():
-        if _name in sys.modules:
+        if _name in sys.modules and _name not in _PATCHED:
             _patch(sys.modules[_name])
     # Judge a typical source a few times under both built-in policies (nothing of it runs):
     # the interpreter's adaptive instructions on the audit's path specialise now, in the
