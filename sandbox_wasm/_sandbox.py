@@ -274,7 +274,12 @@ class Sandbox(Closeable):
             raise InvalidRequestError(
                 f"files are for Python code; {program.runtime.name} has no in-memory "
                 "filesystem", field="files")
+        allowed = self.network if network is None else resolve_network(network)
         if language == "javascript":
+            if network is not None:
+                raise InvalidRequestError("network is for Python code (urllib, http.client, "
+                                          "requests); JavaScript runs without it",
+                                          field="network")
             return self._execute_javascript(program, source, effective, result, cancel)
         # One fresh instance audits and then runs: the guest parses the source, writes its
         # audit answer before any user code runs, and runs the code only if the policy
@@ -283,7 +288,6 @@ class Sandbox(Closeable):
         offered = self.tools if tools is None else build_tools(tools)
         payload = request_payload(MODE_EXEC, offered, line, source,
                                   rest=program.runtime.returns_to_rest)
-        allowed = self.network if network is None else resolve_network(network)
         fs = new_filesystem(inputs, effective) if program.has_filesystem else None
         outcome = program.run(payload, effective, audit_budget=audit_budget(effective.memory_mb),
                               fs=fs, tools=tool_channel(offered, effective),

@@ -383,3 +383,15 @@ def test_the_cli_flags(server: LiveServer, tmp_path: Path) -> None:
     assert (listed.returncode, listed.stdout.strip()) == (0, "200"), listed.stderr
     bad = wasm_exec("-c", "pass", "--allow-host", "ftp://example.com")
     assert bad.returncode == 2 and "network rule 'ftp://example.com'" in bad.stderr
+
+
+def test_execute_many_takes_one_policy_for_every_request(server: LiveServer) -> None:
+    code = f"import urllib.request\nprint(urllib.request.urlopen('{server.url}/echo').status)"
+    results = list(sw.execute_many([code, code], workers=1, network=allow(server)))
+    assert [r.stdout.strip() for r in results] == ["200", "200"]
+    assert all(len(r.network_calls) == 1 for r in results)
+
+
+def test_javascript_takes_no_network(box: sw.Sandbox, server: LiveServer) -> None:
+    with pytest.raises(sw.InvalidRequestError, match="network is for Python code"):
+        box.execute("1", language="javascript", network=allow(server))

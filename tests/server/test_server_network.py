@@ -140,3 +140,12 @@ def test_mcp_runs_get_the_operators_policy(web: WebServer) -> None:
         assert "no rule allows host 'example.com'" in json.dumps(content)
     finally:
         client.close()
+
+
+def test_a_multipart_request_takes_network_as_a_field(gateway: LiveServer, web: WebServer) -> None:
+    response = gateway.client.post(SAFE_EXEC, data={
+        "code": fetch_code(f"{web.url}/echo"),
+        "network": json.dumps([f"http://127.0.0.1:{web.port}"])},
+        files={"files": ("empty.txt", b"")})
+    assert response.status_code == 200, response.text
+    assert response.json()["stdout"].strip() == "200"
