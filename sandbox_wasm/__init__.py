@@ -1,7 +1,8 @@
 """sandbox-wasm: run untrusted, LLM-generated Python in a fresh CPython-WASI instance.
 
 Every snippet is audited (a signal) and then run inside WebAssembly with no host files,
-no network, no environment, a deadline, a fuel budget and a memory cap (the guarantee).
+no network (unless the caller allows hosts: `network=`, carried out by the host), no
+environment, a deadline, a fuel budget and a memory cap (the guarantee).
 """
 
 import importlib
@@ -29,6 +30,7 @@ from ._models import (
     Finding,
     Limits,
     Metrics,
+    NetworkCall,
     OutputChunk,
     RuntimeInfo,
     SessionCall,
@@ -40,6 +42,7 @@ from ._sandbox import Sandbox, audit, execute
 from ._version import __version__
 
 if typing.TYPE_CHECKING:
+    from ._network.policy import NetworkPolicy, NetworkRule
     from ._session.session import Session
     from .batch import BatchResult, InvalidRequest, execute_many
 
@@ -47,6 +50,7 @@ if typing.TYPE_CHECKING:
 # do not pay for sessions and batches: a new process's start-up is part of its latency.
 _LAZY = {
     "Session": "._session.session",
+    "NetworkPolicy": "._network.policy", "NetworkRule": "._network.policy",
     "BatchResult": ".batch", "InvalidRequest": ".batch", "execute_many": ".batch",
 }
 
@@ -78,6 +82,9 @@ __all__ = [
     "InvalidRequestError",
     "Limits",
     "Metrics",
+    "NetworkCall",
+    "NetworkPolicy",
+    "NetworkRule",
     "OutputChunk",
     "RuntimeInfo",
     "RuntimeIntegrityError",

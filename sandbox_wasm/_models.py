@@ -226,6 +226,10 @@ class AuditSummary(ResultModel):
     #: The registered host tools the source refers to (`from tools import x`, `tools.x(...)`):
     #: allowed, and listed here rather than flagged.
     tools: list[str] = Field(default_factory=list)
+    #: The source's uses of the network (imports of urllib.request, http.client, requests,
+    #: ...): findings that never block; their reason says whether the run's network policy
+    #: allows requests, and to which hosts.
+    network: list[Finding] = Field(default_factory=list)
 
 
 class ErrorInfo(ResultModel):
@@ -244,6 +248,25 @@ class ToolCall(ResultModel):
     #: The exception's type name when the call failed (bad arguments, the tool raised, it
     #: timed out, a limit).
     error: str | None = None
+
+
+class NetworkCall(ResultModel):
+    """One HTTP(S) request the guest asked the host to make (`network=`). The URL is shown
+    without its query's values; the headers the host pinned are never shown."""
+
+    method: str
+    url: str
+    #: The response's status; None when the request was refused or failed.
+    status: int | None = None
+    bytes_sent: int = 0
+    bytes_received: int = 0
+    duration_ms: float = 0.0
+    #: The exception type the guest got (PermissionError: refused by the policy).
+    error: str | None = None
+    #: Why, in one line.
+    message: str | None = None
+    #: The address the host connected to (after its check).
+    address: str | None = None
 
 
 class Metrics(ResultModel):
@@ -341,6 +364,8 @@ class ExecutionResult(ResultModel):
     files_dropped: list[str] = Field(default_factory=list)
     #: The host tools the code called, in order (`tools=`).
     tool_calls: list[ToolCall] = Field(default_factory=list)
+    #: The HTTP(S) requests the code had the host make, in order (`network=`).
+    network_calls: list[NetworkCall] = Field(default_factory=list)
     #: Set when the code ran in a `Session`.
     session: SessionCall | None = None
     #: The value of the code's last statement when it is an expression that is not None

@@ -10,16 +10,17 @@ caller's interrupt seen by the host during the run.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import uuid
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from pydantic import BaseModel
 
 from ._audit.policy import AuditPolicy
-from ._audit.report import build_report
+from ._audit.report import build_report, network_findings
 from ._host.output import GuestOutcome
 from ._json import clean_json_value, clean_text, loads_strict_json
 from ._models import (
@@ -34,6 +35,7 @@ from ._models import (
     Language,
     Limits,
     Metrics,
+    NetworkCall,
     RuntimeInfo,
     Status,
     ToolCall,
@@ -108,11 +110,14 @@ class ResultBuilder:
 
     # -- Python: one instance audits, then runs ----------------------------------------
     def from_python_run(
-        self, outcome: GuestOutcome, policy: AuditPolicy, tools: Collection[str] = ()
+        self, outcome: GuestOutcome, policy: AuditPolicy, tools: Collection[str] = (),
+        network: Sequence[str] | None = None,
     ) -> ExecutionResult:
         """The result of an exec run: the guest's audit answer judged with `policy` (the
         same function the guest used), then the user code's outcome if it ran. `tools` are
-        the names of the host tools offered, listed in the audit where the source uses them."""
+        the names of the host tools offered, listed in the audit where the source uses them;
+        `network`, the rules of the run's network policy (None: no network), named in the
+        audit's network findings."""
         answer = parse_audit_answer(None if outcome.answer_too_large else outcome.audit_answer)
         if answer is None:
             return self._without_audit_answer(outcome)
@@ -133,6 +138,7 @@ class ResultBuilder:
             flagged_calls=report.flagged_calls,
             policy=report.policy,
             tools=tool_references(answer, tools),
+            network=network_findings(_facts(answer), network),
         )
         self.syntax_valid = report.syntax_valid
         if not report.syntax_valid:
@@ -264,6 +270,8 @@ class ResultBuilder:
         value = None
         if outcome is not None and outcome.value_record is not None and status == "succeeded":
             value = expression_value(outcome.value_record)
+        network_calls = [NetworkCall(**dataclasses.asdict(c))
+                         for c in (outcome.network_calls if outcome is not None else [])]
         return ExecutionResult(
             execution_id=self.execution_id,
             language=self.language,
@@ -285,7 +293,13 @@ class ResultBuilder:
             files_dropped=files_dropped,
             tool_calls=tool_calls,
             value=value,
+            network_calls=network_calls,
         )
+
+
+def _facts(answer: dict[str, object]) -> list[Sequence[object]]:
+    facts = answer.get("facts")
+    return facts if isinstance(facts, list) else []
 
 
 def tool_references(answer: dict[str, object], tools: Collection[str]) -> list[str]:

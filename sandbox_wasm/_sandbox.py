@@ -70,6 +70,8 @@ from ._wire import (
 
 if TYPE_CHECKING:
     from ._images.image import Image, ImageManifest
+    from ._network.channel import NetworkChannel
+    from ._network.policy import NetworkLike, NetworkPolicy
 
 # A snapshot was started (with the guest bootstrap) at build time and only needs stdin.
 SNAPSHOT_ARGV = ["python"]
@@ -115,6 +117,7 @@ class Sandbox(Closeable):
         image: Path | str | None = None,
         allow_image_packages: bool = True,
         tools: ToolsLike | None = None,
+        network: NetworkLike | None = None,
         python_runtime: str | None = None,
     ) -> None:
         if runtime is not None and python_runtime is not None:
@@ -138,6 +141,9 @@ class Sandbox(Closeable):
                                      memory_mb=memory_mb)
         #: Host tools every execution offers the guest (`execute(tools=...)` replaces them).
         self.tools = build_tools(tools)
+        #: The network policy of its executions (None: no network; `execute(network=...)`
+        #: replaces it for one call).
+        self.network = resolve_network(network)
         self._runtime_directory = Path(runtime_directory) if runtime_directory else None
         #: The Python runtime variant (checked now: an unknown name is an InvalidRequestError).
         self._python_variant = python_variant(runtime) if image is None else None
@@ -212,6 +218,7 @@ class Sandbox(Closeable):
         box = Sandbox(policy=self.policy, limits=self.limits,
                       runtime_directory=self._runtime_directory, runtime=runtime)
         box.tools = self.tools
+        box.network = self.network
         return box
 
     def warm_up(self, *languages: Language) -> None:
@@ -237,6 +244,7 @@ class Sandbox(Closeable):
         policy: PolicyLike | None = None,
         files: Mapping[str, FileContent] | None = None,
         tools: ToolsLike | None = None,
+        network: NetworkLike | None = None,
         cancel: threading.Event | None = None,
         on_output: Callable[[OutputChunk], object] | None = None,
         stdin: str | bytes | int | None = None,
@@ -246,7 +254,11 @@ class Sandbox(Closeable):
         `files` (name -> bytes or text) are the guest's read-only /input; what it writes
         under /output comes back as `result.files`. `tools` (host callables, or a name ->
         callable mapping) become the functions of the guest's `tools` module, replacing
-        the sandbox's for this call; `result.tool_calls` lists the calls. Setting `cancel`
+        the sandbox's for this call; `result.tool_calls` lists the calls. `network` (a
+        `NetworkPolicy`, its mapping, or rule strings such as "https://api.example.com")
+        lets the guest's urllib, http.client and requests reach the hosts it allows, through
+        the host, replacing the sandbox's for this call; `result.network_calls` lists the
+        requests. Setting `cancel`
         (a `threading.Event`, from any thread) interrupts the run wherever the guest is
         (computing, sleeping, waiting for a tool): it ends at once with status
         `interrupted` (exit code 130); an Event already set interrupts it as it starts.
@@ -281,11 +293,16 @@ class Sandbox(Closeable):
             raise InvalidRequestError(
                 f"files are for Python code; {program.runtime.name} has no in-memory "
                 "filesystem", field="files")
+        allowed = self.network if network is None else resolve_network(network)
         forward = None
         if on_output is not None:
             cancel = cancel if cancel is not None else threading.Event()
             forward = OutputForwarder(on_output, cancel)
         if language == "javascript":
+            if network is not None:
+                raise InvalidRequestError("network is for Python code (urllib, http.client, "
+                                          "requests); JavaScript runs without it",
+                                          field="network")
             answer = self._execute_javascript(program, source, effective, result, cancel,
                                               forward)
             if forward is not None:
@@ -300,12 +317,14 @@ class Sandbox(Closeable):
                                   rest=program.runtime.returns_to_rest)
         fs = new_filesystem(inputs, effective) if program.has_filesystem else None
         outcome = program.run(payload, effective, audit_budget=audit_budget(effective.memory_mb),
-                              fs=fs, tools=tool_channel(offered, effective), interrupt=cancel,
+                              fs=fs, tools=tool_channel(offered, effective),
+                              network=network_channel(allowed), interrupt=cancel,
                               on_output=forward,
                               stdin=StdinStream(given, room) if isinstance(given, int) else given)
         if forward is not None:
             forward.raise_error()
-        return result.from_python_run(outcome, policy, offered.keys())
+        return result.from_python_run(outcome, policy, offered.keys(),
+                                      allowed.summary() if allowed is not None else None)
 
     def _execute_javascript(
         self, program: GuestProgram, source: str, limits: Limits, result: ResultBuilder,
@@ -415,6 +434,24 @@ def tool_channel(tools: Mapping[str, Tool], limits: Limits) -> ToolChannel | Non
                        time_left=run_time_left, interrupted=run_interrupted)
 
 
+def network_channel(policy: NetworkPolicy | None) -> NetworkChannel | None:
+    """The run's network channel under `policy` (None without one)."""
+    if policy is None:
+        return None
+    from ._network.channel import NetworkChannel  # here: `import sandbox_wasm` stays fast
+
+    return NetworkChannel(policy, time_left=run_time_left, interrupted=run_interrupted)
+
+
+def resolve_network(network: NetworkLike | None) -> NetworkPolicy | None:
+    """`network=` as a policy (None: no network); see `_network.policy.resolve_network`."""
+    if network is None:
+        return None
+    from ._network import policy  # here: `import sandbox_wasm` stays fast
+
+    return policy.resolve_network(network)
+
+
 def new_filesystem(inputs: Mapping[str, bytes], limits: Limits) -> MemoryFS:
     """The guest's in-memory filesystem: `inputs` under /input, the limits' caps."""
     return MemoryFS(inputs, FileCaps.of(limits))
@@ -486,6 +523,7 @@ def execute(
     runtime: str | None = None,
     image: Path | str | None = None,
     tools: ToolsLike | None = None,
+    network: NetworkLike | None = None,
     cancel: threading.Event | None = None,
     on_output: Callable[[OutputChunk], object] | None = None,
     stdin: str | bytes | int | None = None,
@@ -499,7 +537,7 @@ def execute(
     return sandbox.execute(
         code, language=language, timeout_ms=timeout_ms, memory_mb=memory_mb,
         limits=limits, profile=profile, policy=policy, files=files, tools=tools,
-        cancel=cancel, on_output=on_output, stdin=stdin,
+        network=network, cancel=cancel, on_output=on_output, stdin=stdin,
     )
 
 

@@ -13,8 +13,10 @@ answer (8-byte little-endian length, then JSON: the facts and the verdict); then
 output; at the end, on stderr, the marked error record (`ERROR_MARK` + JSON {type,
 message}), the run-time guard's findings (`FINDINGS_MARK`), the value of a last statement
 that is an expression (`VALUE_MARK`) and the exit status of a request that came back to rest
-(`STATUS_MARK`). Host tools answer on their own descriptor
-(`TOOLS_FD`) with frames of the same shape as the audit answer.
+(`STATUS_MARK`). Host tools answer on their own descriptor (`TOOLS_FD`) with frames of the
+same shape as the audit answer; so does the network channel (`NETWORK_FD`), whose requests
+and answers carry a JSON head and raw body bytes (`decode_network_request`,
+`network_answer`).
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ from ._guest.bootstrap import (
     MODE_AUDIT,
     MODE_EXEC,
     MODE_SESSION,
+    NETWORK_FD,
+    NETWORK_META_LENGTH_BYTES,
     REST_OPTION,
     STATUS_MARK,
     TOOLS_FD,
@@ -59,10 +63,11 @@ __all__ = [
     "ANSWER_LENGTH_BYTES", "ERROR_MARK", "FINDINGS_MARK", "IMAGE_POLICY_SUFFIX",
     "MAX_ANSWER_BYTES", "MAX_ERROR_MESSAGE_CHARS", "MAX_ERROR_RECORD_BYTES",
     "MAX_ERROR_TYPE_CHARS", "MAX_FACTS", "MAX_RUNTIME_FINDINGS", "MAX_VALUE_RECORD_BYTES",
-    "MAX_VALUE_REPR_CHARS", "MODE_AUDIT", "MODE_EXEC", "MODE_SESSION", "STATUS_MARK",
-    "TOOLS_FD", "VALUE_MARK", "answer_is_incomplete", "decode_error_record",
-    "decode_value_record", "frame", "image_policy_line", "manifest_line", "mode_line",
-    "parse_audit_answer", "policy_line", "request_payload",
+    "MAX_VALUE_REPR_CHARS", "MODE_AUDIT", "MODE_EXEC", "MODE_SESSION", "NETWORK_FD",
+    "STATUS_MARK", "TOOLS_FD", "VALUE_MARK", "answer_is_incomplete", "decode_error_record",
+    "decode_network_request", "decode_value_record", "frame", "image_policy_line",
+    "manifest_line", "mode_line", "network_answer", "parse_audit_answer", "policy_line",
+    "request_payload",
 ]
 
 
@@ -169,3 +174,26 @@ def decode_value_record(record: bytes) -> dict[str, Any] | None:
             and isinstance(parsed.get("repr"), str)):
         return None
     return parsed
+
+
+# -- the network channel -------------------------------------------------------------------
+def decode_network_request(request: bytes, max_meta_bytes: int) -> tuple[object, bytes]:
+    """A guest's network request: its JSON head (parsed, unchecked) and its body. Raises
+    ValueError when it is not one."""
+    if len(request) < NETWORK_META_LENGTH_BYTES:
+        raise ValueError("too short")
+    length = int.from_bytes(request[:NETWORK_META_LENGTH_BYTES], "little")
+    end = NETWORK_META_LENGTH_BYTES + length
+    if length > max_meta_bytes or end > len(request):
+        raise ValueError("the head's length is wrong")
+    try:
+        meta = json.loads(request[NETWORK_META_LENGTH_BYTES:end])
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    return meta, request[end:]
+
+
+def network_answer(meta: Mapping[str, object], body: bytes) -> bytes:
+    """The framed answer to a network request: its JSON head, then the body."""
+    head = json.dumps(meta, separators=(",", ":")).encode()
+    return frame(len(head).to_bytes(NETWORK_META_LENGTH_BYTES, "little") + head + body)

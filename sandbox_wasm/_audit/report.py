@@ -41,6 +41,42 @@ def findings_from_facts(
     return found
 
 
+#: Modules whose import means the code talks to the network: findings that never block,
+#: reported with what the run's network policy allows (`network_findings`).
+NETWORK_MODULES = ("urllib.request", "http.client", "requests", "urllib3", "httpx", "aiohttp",
+                   "socket", "ftplib", "smtplib", "poplib", "imaplib", "xmlrpc.client",
+                   "websocket", "websockets")
+
+
+def network_findings(
+    facts: Iterable[Sequence[object]], allowed: Sequence[str] | None
+) -> list[Finding]:
+    """The imports of network modules among the guest's facts, one finding per module and
+    line, each saying what the run's network policy allows (`allowed`: its rules in one line
+    each; None: no network)."""
+    if allowed is None:
+        reason = ("network: this run allows no network (no network= policy); every request "
+                  "is refused")
+    elif allowed:
+        shown = "; ".join(allowed[:5]) + (f"; and {len(allowed) - 5} more"
+                                           if len(allowed) > 5 else "")
+        reason = f"network: the host makes the requests its network policy allows ({shown})"
+    else:
+        reason = "network: the run's network policy allows no host; every request is refused"
+    found: dict[tuple[str, int], Finding] = {}
+    for fact in facts:
+        if str(fact[0]) != "import":
+            continue
+        name = str(fact[1])
+        module = next((m for m in NETWORK_MODULES if name == m or name.startswith(m + ".")),
+                      None)
+        line, col = int(fact[2]), int(fact[3])  # type: ignore[call-overload]
+        if module is not None and (module, line) not in found:
+            found[module, line] = Finding(name=module, kind="import", line=line, col=col,
+                                          reason=reason)
+    return sorted(found.values(), key=lambda f: (f.line, f.col))
+
+
 def verdict(policy: AuditPolicy, findings: Sequence[Finding]) -> SafetyVerdict:
     """`safe` without findings; otherwise `blocked` (enforce) or `flagged` (report-only)."""
     if not findings:

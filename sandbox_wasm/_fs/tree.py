@@ -45,8 +45,9 @@ RIGHT_FD_READ, RIGHT_FD_WRITE = 1 << 1, 1 << 6
 ALL_RIGHTS = (1 << 30) - 1
 #: The preopened root's descriptor (0-2 are stdio).
 ROOT_FD = 3
-#: Opened files start here: descriptor 4 is the tool channel (`_guest.TOOLS_FD`).
-FIRST_FILE_FD = 5
+#: Opened files start here: descriptor 4 is the tool channel (`_wire.TOOLS_FD`), 5 the
+#: network channel (`_wire.NETWORK_FD`).
+FIRST_FILE_FD = 6
 ROOT_NAMES = ("input", "output", "tmp")
 #: The longest path (relative to the root, e.g. `output/a/b`) a lookup accepts, and so
 #: the longest any node may have.

@@ -162,6 +162,17 @@ REST_OPTION = b"rest"
 #: write of JSON {"tool", "args", "kwargs"}; its answer, read back, is an 8-byte length and
 #: JSON {"result"} or {"error": {"type", "message"}}.
 TOOLS_FD = 4
+#: The descriptor of the network channel (`network=`): a request is one write of a 4-byte
+#: little-endian length, JSON {"method", "url", "headers": [[name, value], ...], "timeout"}
+#: and the body's bytes; its answer, read back, is framed as a tool's (an 8-byte length),
+#: holding a 4-byte length, JSON {"status", "reason", "headers"} or {"error": {"type",
+#: "message"}}, and the response body's bytes. The host carries the request out (no socket
+#: ever exists in the guest); without a network policy the descriptor does not exist.
+NETWORK_FD = 5
+NETWORK_META_LENGTH_BYTES = 4
+#: Exception types a refused or failed request is raised as in the guest (any other: OSError).
+GUEST_NETWORK_EXCEPTIONS = ("PermissionError", "TimeoutError", "ConnectionError", "OSError",
+                            "ValueError")
 #: Exception types a tool's failure is raised as in the guest; any other: tools.ToolError.
 GUEST_TOOL_EXCEPTIONS = (
     "ValueError", "TypeError", "KeyError", "IndexError", "LookupError", "RuntimeError",
@@ -1357,15 +1368,16 @@ def _explain_missing_capabilities():
             try:
                 real_socket_init(self, *args, **kwargs)
             except OSError:
-                raise OSError(errno.ENOSYS, "no network in the sandbox: sockets cannot be "
-                              "opened (ask the host for a tool that fetches what you need)"
-                              ) from None
+                raise OSError(errno.ENOSYS, "no sockets in the sandbox: use urllib.request, "
+                              "http.client or requests, which the host carries out for the "
+                              "hosts the caller allows (network=)") from None
 
         socket.socket.__init__ = no_network
 
         def no_name_lookup(*args, **kwargs):
-            raise OSError(errno.ENOSYS, "no network in the sandbox: host names cannot be "
-                          "looked up (ask the host for a tool that fetches what you need)")
+            raise OSError(errno.ENOSYS, "no sockets in the sandbox: host names cannot be "
+                      "looked up here (urllib.request, http.client and requests reach the "
+                      "hosts the caller allows through the host: network=)")
 
         for name in ("getaddrinfo", "gethostbyname", "gethostbyname_ex", "gethostbyaddr",
                      "create_connection", "create_server", "socketpair"):
@@ -1398,11 +1410,288 @@ def _asyncio_without_a_self_pipe(module):
     loop_class._make_self_pipe, loop_class._close_self_pipe = _make_self_pipe, _close_self_pipe
 
 
+# -- the network, through the host (`network=`) ---------------------------------------------
+# The guest never has a socket: http.client's connections, urllib's HTTPS handler and
+# requests' HTTPAdapter hand each request whole to the host on NETWORK_FD; the host checks
+# it against the run's network policy, carries it out (DNS, the address check, TLS) and
+# answers with the response. Redirects are followed by the library as anywhere else: every
+# hop is a new request, checked again.
+def _network_request(method, url, headers, body, timeout, _read=os.read, _write=os.write,
+                     _builtins=builtins):
+    """(status, reason, headers, body) of the host's answer to one request; raises the
+    host's refusal or failure as PermissionError, TimeoutError, ConnectionError or OSError."""
+    from json import dumps as _dumps
+    from json import loads as _loads
+
+    meta = _dumps({"method": method, "url": url, "headers": headers, "timeout": timeout},
+                  separators=(",", ":")).encode()
+    request = len(meta).to_bytes(NETWORK_META_LENGTH_BYTES, "little") + meta + bytes(body)
+    try:
+        _write(NETWORK_FD, request)
+    except OSError:
+        raise PermissionError(
+            f"network policy: {method} {url} refused: this run allows no network (the caller "
+            "allows hosts with network=)") from None
+    data = _read(NETWORK_FD, 1 << 16)
+    if len(data) < ANSWER_LENGTH_BYTES:
+        raise ConnectionError("the network channel closed")
+    length = int.from_bytes(data[:ANSWER_LENGTH_BYTES], "little")
+    parts, have = [data[ANSWER_LENGTH_BYTES:]], len(data) - ANSWER_LENGTH_BYTES
+    while have < length:
+        chunk = _read(NETWORK_FD, min(length - have, 1 << 22))
+        if not chunk:
+            raise ConnectionError("the network channel closed")
+        parts.append(chunk)
+        have += len(chunk)
+    answer = b"".join(parts)
+    del parts
+    meta_length = int.from_bytes(answer[:NETWORK_META_LENGTH_BYTES], "little")
+    start = NETWORK_META_LENGTH_BYTES + meta_length
+    meta = _loads(answer[NETWORK_META_LENGTH_BYTES:start])
+    error = meta.get("error")
+    if error is not None:
+        kind = (getattr(_builtins, error["type"]) if error["type"] in GUEST_NETWORK_EXCEPTIONS
+                else OSError)
+        raise kind(error["message"])
+    return meta["status"], meta["reason"], meta["headers"], answer[start:]
+
+
+def _body_bytes(body):
+    """A request body as bytes: bytes-like, text (ISO-8859-1, as http.client sends it), a
+    file-like object or an iterable of chunks."""
+    if body is None:
+        return b""
+    if isinstance(body, str):
+        return body.encode("iso-8859-1")
+    if isinstance(body, (bytes, bytearray, memoryview)):
+        return bytes(body)
+    if hasattr(body, "read"):
+        data = body.read()
+        return data.encode("iso-8859-1") if isinstance(data, str) else bytes(data)
+    return b"".join(c.encode("iso-8859-1") if isinstance(c, str) else bytes(c) for c in body)
+
+
+def _raw_response(status, reason, headers, body):
+    """The response as bytes an http.client.HTTPResponse reads (the host's answer, whose
+    header values carry no line breaks)."""
+    lines = [f"HTTP/1.1 {status} {reason}"]
+    lines += [f"{name}: {value}" for name, value in headers]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("iso-8859-1", "replace") + body
+
+
+class _AnswerReader:
+    """What http.client.HTTPResponse reads a response from: the host's answer in memory."""
+
+    def __init__(self, data):
+        self._data = data
+
+    def makefile(self, mode="rb", *args, **kwargs):
+        import io
+
+        return io.BytesIO(self._data)
+
+
+def _timeout_seconds(timeout):
+    """A request's timeout as the host reads it: seconds, or None (the policy's)."""
+    if isinstance(timeout, (tuple, list)):  # requests' (connect, read): both bound the whole
+        parts = [t for t in timeout if isinstance(t, (int, float))]
+        return float(sum(parts)) if parts else None
+    total = getattr(timeout, "total", None)  # urllib3's Timeout
+    if total is None and hasattr(timeout, "read_timeout"):
+        parts = [t for t in (timeout.connect_timeout, timeout.read_timeout)
+                 if isinstance(t, (int, float))]
+        return float(sum(parts)) if parts else None
+    if isinstance(total, (int, float)):
+        return float(total)
+    return float(timeout) if isinstance(timeout, (int, float)) else None
+
+
+def _http_client_through_host(module, _request=_network_request):
+    """http.client's HTTPConnection (and an HTTPSConnection, absent without ssl) carry each
+    request through the host: the request is sent when its headers end (or, for a body
+    sent later with send(), when the response is asked for)."""
+    base = module.HTTPConnection
+
+    class HTTPConnection(base):
+        __doc__ = base.__doc__
+        _scheme = "http"
+
+        def __init__(self, host, port=None, timeout=None, source_address=None,
+                     blocksize=8192, **_ignored):
+            super().__init__(host, port, source_address=source_address, blocksize=blocksize)
+            self.timeout = timeout
+            self._pending = self._answer = None
+
+        def connect(self):
+            """Nothing to connect: the host connects for each request."""
+
+        def close(self):
+            self._pending = self._answer = None
+
+        def set_tunnel(self, host, port=None, headers=None):
+            raise OSError("proxies and tunnels are not available in the sandbox: the host "
+                          "connects to the server itself")
+
+        def putrequest(self, method, url, skip_host=False, skip_accept_encoding=False):
+            self._validate_method(method)
+            self._validate_path(url)
+            if self._pending is not None and self._answer is None:
+                raise module.CannotSendRequest("Request-sent")
+            if not url.startswith(("http://", "https://")):
+                port = "" if self.port == self.default_port else f":{self.port}"
+                host = f"[{self.host}]" if ":" in self.host else self.host
+                url = f"{self._scheme}://{host}{port}{url or '/'}"
+            self._pending = {"method": method, "url": url, "headers": [], "body": []}
+            self._answer = None
+
+        def putheader(self, header, *values):
+            if self._pending is None:
+                raise module.CannotSendHeader()
+            name = header.decode("latin-1") if isinstance(header, bytes) else str(header)
+            if not module._is_legal_header_name(name.encode("latin-1", "replace")):
+                raise ValueError(f"Invalid header name {name!r}")
+            text = ", ".join(v.decode("latin-1") if isinstance(v, bytes) else str(v)
+                             for v in values)
+            if module._is_illegal_header_value(text.encode("latin-1", "replace")):
+                raise ValueError(f"Invalid header value {text!r}")
+            self._pending["headers"].append([name, text])
+
+        def endheaders(self, message_body=None, *, encode_chunked=False):
+            if self._pending is None:
+                raise module.CannotSendHeader()
+            if message_body is not None:
+                self._pending["body"].append(_body_bytes(message_body))
+            declared = [v for n, v in self._pending["headers"] if n.lower() == "content-length"]
+            if message_body is not None or not declared or declared[0].strip() in ("", "0"):
+                self._exchange()
+
+        def send(self, data):
+            if self._pending is None or self._answer is not None:
+                raise module.CannotSendRequest()
+            self._pending["body"].append(_body_bytes(data))
+
+        def _exchange(self):
+            pending = self._pending
+            headers = [h for h in pending["headers"]
+                       if h[0].lower() not in ("transfer-encoding", "content-length")]
+            self._answer = _request(pending["method"], pending["url"], headers,
+                                    b"".join(pending["body"]), _timeout_seconds(self.timeout))
+
+        def getresponse(self):
+            if self._pending is None:
+                raise module.ResponseNotReady()
+            if self._answer is None:
+                self._exchange()
+            status, reason, headers, body = self._answer
+            method = self._pending["method"]
+            self._pending = self._answer = None
+            response = self.response_class(
+                _AnswerReader(_raw_response(status, reason, headers, body)), method=method)
+            response.begin()
+            return response
+
+    class HTTPSConnection(HTTPConnection):
+        """An HTTPS connection: the host makes the TLS connection and verifies the
+        server's certificate (a `context` given here is not used)."""
+
+        default_port = module.HTTPS_PORT
+        _scheme = "https"
+
+        def __init__(self, host, port=None, *args, context=None, **kwargs):
+            super().__init__(host, port, *args, **kwargs)
+
+    for cls in (HTTPConnection, HTTPSConnection):
+        cls.__module__, cls.__qualname__ = module.__name__, cls.__name__
+    module.HTTPConnection, module.HTTPSConnection = HTTPConnection, HTTPSConnection
+    module._create_https_context = lambda http_version: None
+    if "HTTPSConnection" not in module.__all__:
+        module.__all__.append("HTTPSConnection")
+
+
+def _urllib_https(module):
+    """urllib.request's HTTPS handler, which it leaves out when http.client had no
+    HTTPSConnection at its import (the ssl module is absent)."""
+    if hasattr(module, "HTTPSHandler"):
+        return
+    import http.client
+
+    class HTTPSHandler(module.AbstractHTTPHandler):
+        def __init__(self, debuglevel=None, context=None, check_hostname=None):
+            super().__init__(debuglevel if debuglevel is not None else 0)
+
+        def https_open(self, req):
+            return self.do_open(http.client.HTTPSConnection, req)
+
+        https_request = module.AbstractHTTPHandler.do_request_
+
+    HTTPSHandler.__module__, HTTPSHandler.__qualname__ = module.__name__, "HTTPSHandler"
+    module.HTTPSHandler = HTTPSHandler
+    module.__all__.append("HTTPSHandler")
+
+
+def _requests_through_host(module, _request=_network_request):
+    """requests' HTTPAdapter (every Session's, and any subclass's) sends through the host;
+    the response is built by requests' own build_response, as for urllib3's."""
+    import http.client
+    import io
+
+    from requests import exceptions
+    from urllib3 import HTTPResponse
+    from urllib3._collections import HTTPHeaderDict
+
+    def send(self, request, stream=False, timeout=None, verify=True, cert=None,
+             proxies=None):
+        try:
+            status, reason, headers, body = _request(
+                request.method, request.url, list(request.headers.items()),
+                _body_bytes(request.body), _timeout_seconds(timeout))
+        except TimeoutError as exc:
+            raise exceptions.ReadTimeout(exc, request=request) from None
+        except OSError as exc:
+            raise exceptions.ConnectionError(exc, request=request) from None
+        original = http.client.HTTPResponse(
+            _AnswerReader(_raw_response(status, reason, headers, b"")), method=request.method)
+        original.begin()
+        raw = HTTPResponse(
+            body=io.BytesIO(body), headers=HTTPHeaderDict(headers), status=status,
+            version=11, version_string="HTTP/1.1", reason=reason, preload_content=False,
+            decode_content=True, original_response=original, request_method=request.method,
+            request_url=request.url, enforce_content_length=False)
+        return self.build_response(request, raw)
+
+    module.HTTPAdapter.send = send
+
+
+def _certifi_in_place(module):
+    """certifi.where() as the installed file's path (the packages' file view serves it):
+    certifi's own copies the bundle to a temporary file first, at requests' import, which
+    a snapshot's init has no directory for and a run would pay for. The guest never uses
+    the bundle: TLS is the host's."""
+    import os.path
+
+    path = os.path.join(os.path.dirname(module.__file__), "cacert.pem")
+
+    def where():
+        return path
+
+    def contents():
+        with open(path, encoding="ascii") as bundle:
+            return bundle.read()
+
+    module.where, module.contents = where, contents
+
+
 #: Modules patched right after their import (not preloaded: most runs never import them,
 #: and preloading would grow every instance's memory; the data runtime's snapshot imports
 #: matplotlib.pyplot through this too).
 _AFTER_IMPORT = {"asyncio.selector_events": _asyncio_without_a_self_pipe,
+                 "http.client": _http_client_through_host,
+                 "urllib.request": _urllib_https,
+                 "requests.adapters": _requests_through_host,
+                 "certifi.core": _certifi_in_place,
                  "matplotlib.pyplot": _show_renders_figures}
+#: The modules of `_AFTER_IMPORT` patched so far (once each).
+_PATCHED = set()
 
 
 class _PatchingLoader:
@@ -1414,9 +1703,10 @@ class _PatchingLoader:
     def create_module(self, spec):
         return self._loader.create_module(spec)
 
-    def exec_module(self, module):
+    def exec_module(self, module, _patched=_PATCHED):
         self._loader.exec_module(module)
         self._patch(module)
+        _patched.add(module.__name__)
 
 
 class _AfterImportFinder:
@@ -1541,6 +1831,10 @@ if __name__ == "__main__" and sys.argv[1:] == ["--snapshot-init"]:
     sys.dont_write_bytecode = True
     _reseed_random_on_first_use(sys.modules["random"])
     _install_init_packages()
+    # Modules the snapshot imported before their patch could apply (a package's preload).
+    for _name, _patch in _AFTER_IMPORT.items():
+        if _name in sys.modules and _name not in _PATCHED:
+            _patch(sys.modules[_name])
     # Judge a typical source a few times under both built-in policies (nothing of it runs):
     # the interpreter's adaptive instructions on the audit's path specialise now, in the
     # snapshot, instead of rewriting their code objects' pages in every run.

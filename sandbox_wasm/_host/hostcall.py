@@ -48,7 +48,8 @@ MAX_SUBSCRIPTIONS = 1024
 # (the request, then the user's stdin from request_end; request_end_due: the request's last
 # read was full, so the next one must be empty),
 # outputs (stdout's and stderr's `CappedOutput`), closed (the stdio descriptors closed),
-# fs and tools (the run's tree and tool channel, or None), deadline and deadline_hit,
+# fs, tools and network (the run's tree, tool channel and network channel, or None),
+# deadline and deadline_hit,
 # interrupt (the run's cancel Event, or None) and interrupted (it was seen set),
 # exit_code (proc_exit's), and the audit's phase: next_phase, first_phase_fuel,
 # audit_fuel_used.

@@ -15,7 +15,7 @@ import codecs
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from .._tools import ToolCallRecord
 from .._wire import (
@@ -28,6 +28,9 @@ from .._wire import (
     STATUS_MARK,
     VALUE_MARK,
 )
+
+if TYPE_CHECKING:
+    from .._network.channel import NetworkCallRecord
 
 TrapKind = Literal[
     "deadline", "fuel", "c_stack_overflow", "memory_out_of_bounds", "stack_overflow", "crash",
@@ -224,6 +227,8 @@ class GuestOutcome:
     files_dropped: list[str] = field(default_factory=list)
     #: The host tools this call called, in order.
     tool_calls: list[ToolCallRecord] = field(default_factory=list)
+    #: The network requests this call made, in order (`network=`).
+    network_calls: list[NetworkCallRecord] = field(default_factory=list)
     host_error: str | None = None
 
     @property

@@ -22,6 +22,7 @@ import re
 import threading
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import wasmtime
 
@@ -38,6 +39,9 @@ from .memory import WASM_PAGE, MemoryReset, memory_address, thread_faults
 from .output import CappedOutput, GuestOutcome, OutputCallback, TrapKind, text_relay
 from .stdin import StdinStream
 from .wasi import define_host_functions, epoch_deadline
+
+if TYPE_CHECKING:
+    from .._network.channel import NetworkChannel
 
 # A C stack that overflows the stock region at the bottom of linear memory wraps below
 # address 0: its fault address lies in the top of the 32-bit address space.
@@ -139,6 +143,7 @@ class GuestProgram(Closeable):
         audit_budget: Limits | None = None,
         fs: MemoryFS | None = None,
         tools: ToolChannel | None = None,
+        network: NetworkChannel | None = None,
         interrupt: threading.Event | None = None,
         on_output: OutputCallback | None = None,
         stdin: bytes | StdinStream = b"",
@@ -158,8 +163,8 @@ class GuestProgram(Closeable):
             instance = LiveInstance(self, limits.memory_mb * MIB, argv or self.argv, fs=fs)
             try:
                 return instance.call(payload, limits, audit_budget=audit_budget, tools=tools,
-                                     interrupt=interrupt, on_output=on_output,
-                                     stdin=stdin)
+                                     network=network, interrupt=interrupt,
+                                     on_output=on_output, stdin=stdin)
             finally:
                 instance.close()
         self.check_memory_cap(limits.memory_mb * MIB)
@@ -169,8 +174,8 @@ class GuestProgram(Closeable):
         try:
             faults = thread_faults()
             outcome = instance.call(payload, limits, audit_budget=audit_budget, tools=tools,
-                                    interrupt=interrupt, on_output=on_output,
-                                    stdin=stdin)
+                                    network=network, interrupt=interrupt,
+                                    on_output=on_output, stdin=stdin)
             faulted = faults is None or thread_faults() != faults
             if outcome.at_rest and outcome.host_error is None:
                 kept = self._keep(instance, reset, faulted=faulted)
@@ -298,7 +303,8 @@ class LiveInstance(Closeable):
 
     def call(
         self, payload: bytes, limits: Limits, *, audit_budget: Limits | None = None,
-        tools: ToolChannel | None = None, interrupt: threading.Event | None = None,
+        tools: ToolChannel | None = None, network: NetworkChannel | None = None,
+        interrupt: threading.Event | None = None,
         on_output: OutputCallback | None = None,
         stdin: bytes | StdinStream = b"",
     ) -> GuestOutcome:
@@ -328,8 +334,8 @@ class LiveInstance(Closeable):
                 raise wasmtime.WasmtimeError("the instance was closed")
             self.store.set_fuel(phases.first_fuel)
             self.store.set_epoch_deadline(epoch_deadline(phases.first_timeout_ms))
-            _reset_run_state(payload, phases, (stdout, stderr), self.fs, tools, interrupt,
-                             stdin)
+            _reset_run_state(payload, phases, (stdout, stderr), self.fs, tools, network,
+                             interrupt, stdin)
             self.start()
             # Host functions use this handle with their Caller (same store) instead of
             # looking the export up on every call.
@@ -343,7 +349,7 @@ class LiveInstance(Closeable):
         finally:
             outcome.elapsed_ms = (time.perf_counter() - started) * 1000
             _measure(self.store, self.memory, phases, outcome)
-            run_state.fs = run_state.tools = run_state.interrupt = None
+            run_state.fs = run_state.tools = run_state.network = run_state.interrupt = None
             run_state.stdin_stream = None
         _collect_output(outcome, stdout, stderr, started)
         if fs is not None:
@@ -351,6 +357,8 @@ class LiveInstance(Closeable):
             outcome.files_dropped = list(fs.dropped)
         if tools is not None:
             outcome.tool_calls = list(tools.calls)
+        if network is not None:
+            outcome.network_calls = list(network.calls)
         return outcome
 
     def _release(self) -> None:
@@ -380,6 +388,7 @@ def _reset_run_state(
     payload: bytes, phases: _Phases, outputs: tuple[CappedOutput, CappedOutput],
     fs: MemoryFS | None = None,
     tools: ToolChannel | None = None,
+    network: NetworkChannel | None = None,
     interrupt: threading.Event | None = None,
     stdin: bytes | StdinStream = b"",
 ) -> None:
@@ -388,6 +397,7 @@ def _reset_run_state(
     run_state.interrupted = False
     run_state.fs = fs
     run_state.tools = tools
+    run_state.network = network
     user = phases.user
     run_state.next_phase = (
         (user.effective_fuel, user.timeout_ms) if phases.audit is not None else None

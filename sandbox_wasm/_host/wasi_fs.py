@@ -10,7 +10,8 @@ a WASI errno; `hostcall.wasi_shim` (applied in `wasi.define_host_functions`) add
 deadline check and keeps exceptions out of wasmtime. The run's tree, memory and tool channel
 come from `hostcall.run_state`, its iovec lists from `hostcall.io_vectors`.
 
-- `FsCalls`: the shims, one method per WASI call (and the tool channel on `TOOLS_FD`).
+- `FsCalls`: the shims, one method per WASI call (and the tool channel on `TOOLS_FD`, the
+  network channel on `NETWORK_FD`).
 - `SIGNATURES`: each call's parameter types, and whether it takes the Caller.
 """
 
@@ -19,15 +20,19 @@ from __future__ import annotations
 import struct
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import wasmtime
 
 from .._fs import tree as vfs
 from .._fs.tree import FsError, MemoryFS
 from .._tools import ToolChannel
-from .._wire import TOOLS_FD
+from .._wire import NETWORK_FD, TOOLS_FD
 from .hostcall import ERRNO_FAULT, ERRNO_SUCCESS, io_vectors, run_state
 from .view import GuestMemory, MemoryFault
+
+if TYPE_CHECKING:
+    from .._network.channel import NetworkChannel
 
 PRESTAT = struct.Struct("<BxxxI")
 FDSTAT = struct.Struct("<BxHxxxxQQ")
@@ -202,7 +207,9 @@ class FsCalls:
         """fd_read of a descriptor beyond stdio (the tool channel's answer, or a file)."""
         def body() -> None:
             if fd == TOOLS_FD:
-                total = self._read_answer(caller, iovs, count)
+                total = self._read_answer(caller, iovs, count, self._channel())
+            elif fd == NETWORK_FD:
+                total = self._read_answer(caller, iovs, count, self._network())
             else:
                 total = self.read_file(caller, fd, iovs, count, None)
             self._memory(caller).write(out, struct.pack("<I", total))
@@ -214,6 +221,8 @@ class FsCalls:
         def body() -> None:
             if fd == TOOLS_FD:
                 total = self._tool_call(caller, iovs, count)
+            elif fd == NETWORK_FD:
+                total = self._network_request(caller, iovs, count)
             else:
                 total = self.write_file(caller, fd, iovs, count, None)
             self._memory(caller).write(out, struct.pack("<I", total))
@@ -237,8 +246,28 @@ class FsCalls:
             channel.write(b"".join(memory.read(address, length) for address, length in vectors))
         return total
 
-    def _read_answer(self, caller: wasmtime.Caller, iovs: int, count: int) -> int:
-        channel = self._channel()
+    def _network(self) -> NetworkChannel:
+        channel: NetworkChannel | None = run_state.network
+        if channel is None:  # no network= policy: the descriptor does not exist
+            raise FsError(vfs.EBADF)
+        return channel
+
+    def _network_request(self, caller: wasmtime.Caller, iovs: int, count: int) -> int:
+        """One write is one request, carried out now (by `fetch`, which gives up at the
+        run's deadline); its answer waits for the reads. A request over the policy's body
+        cap is refused before its bytes are copied."""
+        channel = self._network()
+        memory = self._memory(caller)
+        vectors = io_vectors(memory, iovs, count)
+        total = sum(length for _, length in vectors)
+        if total > channel.max_request_bytes:
+            channel.refuse_oversized(total)
+        else:
+            channel.write(b"".join(memory.read(address, length) for address, length in vectors))
+        return total
+
+    def _read_answer(self, caller: wasmtime.Caller, iovs: int, count: int,
+                     channel: ToolChannel | NetworkChannel) -> int:
         memory = self._memory(caller)
         total = 0
         for address, length in io_vectors(memory, iovs, count):

@@ -25,7 +25,7 @@ import time
 import uuid
 import weakref
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from .._audit.policy import AuditPolicy, PolicyLike
 from .._errors import InvalidRequestError, SandboxError, SessionClosedError, SnapshotError
@@ -47,7 +47,9 @@ from .._request import (
 from .._sandbox import (
     Sandbox,
     in_thread_cancellable,
+    network_channel,
     new_filesystem,
+    resolve_network,
     runtime_sandbox,
     tool_channel,
 )
@@ -64,6 +66,9 @@ from .snapshot import (
 OnTrap = Literal["rollback", "close"]
 #: Idle time after which a session is closed (its memory freed), unless told otherwise.
 DEFAULT_IDLE_TIMEOUT_S = 600.0
+
+if TYPE_CHECKING:
+    from .._network.policy import NetworkLike
 
 
 class Session(Closeable):
@@ -98,6 +103,7 @@ class Session(Closeable):
         sandbox: Sandbox | None = None,
         runtime: str | None = None,
         tools: ToolsLike | None = None,
+        network: NetworkLike | None = None,
         _image: SessionImage | None = None,
     ) -> None:
         if check_language(language) != "python":
@@ -121,6 +127,8 @@ class Session(Closeable):
         self.policy, self._policy_line = self._sandbox.request_policy(policy)
         #: Host tools every call offers (`execute(tools=...)` replaces them for one call).
         self.tools = self._sandbox.tools if tools is None else build_tools(tools)
+        #: The network policy of every call (`execute(network=...)` replaces it for one).
+        self.network = self._sandbox.network if network is None else resolve_network(network)
         self.on_trap: OnTrap = on_trap
         self.idle_timeout_s = idle_timeout_s
         self._program = self._sandbox._program("python")
@@ -196,6 +204,7 @@ class Session(Closeable):
         profile: TimeoutProfile | str | None = None,
         files: Mapping[str, FileContent] | None = None,
         tools: ToolsLike | None = None,
+        network: NetworkLike | None = None,
         cancel: threading.Event | None = None,
         on_output: Callable[[OutputChunk], object] | None = None,
     ) -> ExecutionResult:
@@ -225,6 +234,7 @@ class Session(Closeable):
         source = coerce_source(code, effective.max_source_bytes)
         inputs = coerce_files(files, effective.max_input_bytes)
         offered = self.tools if tools is None else build_tools(tools)
+        allowed = self.network if network is None else resolve_network(network)
         payload = request_payload(MODE_SESSION, offered, self._policy_line, source)
         with self._lock:
             self._check_open()
@@ -258,13 +268,15 @@ class Session(Closeable):
             try:
                 outcome = self._instance.call(
                     payload, effective, audit_budget=audit_budget(effective.memory_mb),
-                    tools=tool_channel(offered, effective), interrupt=self._running,
-                    on_output=forward,
+                    tools=tool_channel(offered, effective), network=network_channel(allowed),
+                    interrupt=self._running, on_output=forward,
                 )
             finally:
                 self._running = None
             came_to_rest = _came_to_rest(outcome)
-            result = builder.from_python_run(outcome, self.policy, offered.keys())
+            result = builder.from_python_run(
+                outcome, self.policy, offered.keys(),
+                allowed.summary() if allowed is not None else None)
             session = self._after_call(came_to_rest)
             self.last_used = time.monotonic()
         if forward is not None:
@@ -392,6 +404,7 @@ class Session(Closeable):
         sandbox: Sandbox | None = None,
         runtime: str | None = None,
         tools: ToolsLike | None = None,
+        network: NetworkLike | None = None,
     ) -> Session:
         """A new session holding the state `data` (from `snapshot()`) was taken with, under
         the snapshot's limits and policy unless others are given. Raises SnapshotError
@@ -427,7 +440,7 @@ class Session(Closeable):
             except ValueError:
                 raise SnapshotError("session snapshot names an invalid policy") from None
         return cls(limits=limits, policy=policy, idle_timeout_s=idle_timeout_s,
-                   on_trap=on_trap, sandbox=box, tools=tools, _image=image)
+                   on_trap=on_trap, sandbox=box, tools=tools, network=network, _image=image)
 
 
 def _came_to_rest(outcome: GuestOutcome) -> bool:

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from .._audit.policy import DEFAULT_POLICY, AuditPolicy, PolicyLike, resolve_policy
 from .._errors import InvalidRequestError
 from .._models import Limits, TimeoutProfile
+from .._network.policy import NetworkLike, NetworkPolicy, resolve_network
 from .._request import resolve_limits
 from .._runtimes.artifacts import python_variant
 from .._runtimes.system import usable_cpus
@@ -37,6 +38,7 @@ def execute_many(
     profile: TimeoutProfile | str | None = None,
     max_pending: int | None = None,
     runtime: str | None = None,
+    network: NetworkLike | None = None,
 ) -> Iterator[BatchResult]:
     """Audit and run many requests in parallel; yield one result per request, in input order.
 
@@ -63,6 +65,7 @@ def execute_many(
     RuntimeIntegrityError when workers cannot load the runtime (`runtime`: "python", the
     default, or "python-data", with numpy and pandas), and ImportError for
     `backend="ray"` without Ray. Closing the iterator early stops the workers.
+    `network` (as `execute(network=...)`) is every request's network policy.
     """
     if backend not in ("local", "ray"):
         raise InvalidRequestError(f"unknown backend {backend!r} (expected 'local' or 'ray')")
@@ -76,12 +79,13 @@ def execute_many(
     defaults = base.model_dump(exclude_unset=True)
     policy = resolve_policy(policy, DEFAULT_POLICY)
     python_variant(runtime)  # an unknown name is refused before any worker starts
+    allowed = resolve_network(network)
     if backend == "ray":
         import_ray()
     items = (prepare(index, item, defaults) for index, item in enumerate(requests))
     return run_prepared(
         items, backend=backend, workers=workers, ray_address=ray_address, policy=policy,
-        max_pending=max_pending, runtime=runtime,
+        max_pending=max_pending, runtime=runtime, network=allowed,
     )
 
 
@@ -94,10 +98,11 @@ def run_prepared(
     policy: AuditPolicy,
     max_pending: int | None,
     runtime: str | None = None,
+    network: NetworkPolicy | None = None,
 ) -> Generator[BatchResult, None, None]:
     """`execute_many` on already prepared items (the CLI makes its own per-line errors)."""
     pool: Pool
-    setup = worker_setup(policy, runtime)
+    setup = worker_setup(policy, runtime, network)
     if backend == "ray":
         ray_pool = RayPool(connect_ray(ray_address), workers, setup)
         pool, count = ray_pool, ray_pool.workers

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 from .._audit.policy import AuditPolicy
 from .._errors import InvalidRequestError, SandboxError
 from .._models import ErrorInfo, ExecutionResult, RuntimeInfo
+from .._network.policy import NetworkPolicy
 from .._sandbox import Sandbox
 from ._items import BatchResult, Job, RuntimeBook, internal_error, invalid
 
@@ -65,10 +66,12 @@ def runtime_infos(sandbox: Sandbox) -> dict[str, RuntimeInfo]:
     return infos
 
 
-def worker_setup(policy: AuditPolicy, runtime: str | None) -> str:
-    """What a worker's Sandbox is made with (the batch's policy and runtime), as the text
-    sent to worker processes and Ray tasks."""
-    return json.dumps({"policy": policy.model_dump(mode="json"), "runtime": runtime},
+def worker_setup(policy: AuditPolicy, runtime: str | None,
+                 network: NetworkPolicy | None = None) -> str:
+    """What a worker's Sandbox is made with (the batch's policy, runtime and network
+    policy), as the text sent to worker processes and Ray tasks."""
+    return json.dumps({"policy": policy.model_dump(mode="json"), "runtime": runtime,
+                       "network": network.model_dump(mode="json") if network else None},
                       sort_keys=True)
 
 
@@ -76,6 +79,6 @@ def new_sandbox(setup: str) -> Sandbox:
     """A warm Sandbox for a worker, with the batch's policy and runtime (`worker_setup`)."""
     config = json.loads(setup)
     sandbox = Sandbox(policy=AuditPolicy.model_validate(config["policy"]),
-                      runtime=config["runtime"])
+                      runtime=config["runtime"], network=config.get("network"))
     sandbox.warm_up("python")
     return sandbox

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import secrets
 import signal
@@ -13,7 +14,7 @@ import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import IO, NoReturn, TypeVar
+from typing import IO, TYPE_CHECKING, NoReturn, TypeVar
 
 from .._audit.policy import DEFAULT_POLICY, PRESETS, REPORT_ONLY_POLICY, AuditPolicy
 from .._errors import InvalidRequestError, SandboxError
@@ -27,6 +28,9 @@ from .._models import (
 )
 from .._request import coerce_files, resolve_limits
 from .._runtimes.artifacts import RUNTIME_NAMES
+
+if TYPE_CHECKING:
+    from .._network.policy import NetworkPolicy
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -116,6 +120,57 @@ def add_file_args(parser: argparse.ArgumentParser) -> None:
         help="save the files the code wrote under /output into DIR (created if needed; "
         "never outside it); without it they are only listed",
     )
+
+
+def add_network_args(parser: argparse.ArgumentParser, *, scope: str = "") -> None:
+    """The network flags, spelt the same in every subcommand: --allow-host (a rule:
+    [http|https://]host[:port], host a name, *.domain or an address), --allow-address (a
+    non-public address or network the rules may reach, e.g. 127.0.0.1) and
+    --network-policy (a JSON file of the whole NetworkPolicy: methods, pinned headers,
+    budgets). Default: no network. `scope` qualifies the help."""
+    suffix = f"; {scope}" if scope else ""
+    parser.add_argument(
+        "--allow-host", dest="allow_hosts", action="append", metavar="[SCHEME://]HOST[:PORT]",
+        help="let the code's urllib/http.client/requests reach this host through the host "
+        "(https and port 443 unless given; *.domain for its subdomains); repeatable" + suffix)
+    parser.add_argument(
+        "--allow-address", dest="allow_addresses", action="append", metavar="ADDRESS[/BITS]",
+        help="a loopback/private address the allowed hosts may resolve to (refused "
+        "otherwise); repeatable" + suffix)
+    parser.add_argument(
+        "--network-policy", metavar="FILE",
+        help="a JSON file holding a NetworkPolicy (rules with methods and pinned headers, "
+        "private_addresses, budgets); the flags above add to it" + suffix)
+
+
+def network_from_args(args: argparse.Namespace) -> NetworkPolicy | None:
+    """The network policy the flags of `add_network_args` ask for (None: no network)."""
+    from .._network.policy import NetworkPolicy, NetworkRule  # only when asked for
+
+    hosts = args.allow_hosts or []
+    addresses = args.allow_addresses or []
+    if args.network_policy is None and not hosts and not addresses:
+        return None
+    try:
+        base: dict[str, object] = {}
+        if args.network_policy is not None:
+            try:
+                with open(args.network_policy, "rb") as handle:
+                    base = json.loads(handle.read(1 << 20))
+            except (OSError, ValueError) as exc:
+                raise UsageError(f"--network-policy {args.network_policy}: cannot read a "
+                                 f"JSON object ({exc})") from None
+            if not isinstance(base, dict):
+                raise UsageError(f"--network-policy {args.network_policy}: not a JSON object")
+        rules = [NetworkRule.parse(host).model_dump() for host in hosts]
+        return NetworkPolicy.model_validate({
+            **base, "allow": [*base.get("allow", []), *rules],  # type: ignore[misc]
+            "private_addresses": [*base.get("private_addresses", []),  # type: ignore[misc]
+                                  *addresses]})
+    except InvalidRequestError as exc:
+        raise UsageError(str(exc)) from None
+    except ValueError as exc:  # pydantic's ValidationError
+        raise UsageError(f"--network-policy: {str(exc).splitlines()[0]}") from None
 
 
 def read_input_files(specs: Sequence[str], max_bytes: int) -> dict[str, bytes]:

@@ -30,8 +30,10 @@ from ._common import (
     OneLineParser,
     UsageError,
     add_limit_args,
+    add_network_args,
     add_runtime_arg,
     limits_from_args,
+    network_from_args,
     open_input,
     policy_from_args,
     report_failure,
@@ -79,6 +81,7 @@ def _build_parser() -> argparse.ArgumentParser:
                         help="Ray cluster to use (default: the one ray.init() finds or "
                         "starts locally); needs --backend ray")
     add_limit_args(parser, all_limits=False, scope="(default for lines that set none)")
+    add_network_args(parser, scope="for every line")
     parser.add_argument("--no-progress", action="store_true",
                         help="no progress bar (there is none when stderr is not a terminal)")
     return parser
@@ -264,6 +267,7 @@ def _run(args: argparse.Namespace) -> int:
     results = run_prepared(
         _read_requests(source, defaults, ids), backend=args.backend, workers=args.workers,
         ray_address=args.ray_address, policy=policy, max_pending=None, runtime=args.runtime,
+        network=network_from_args(args),
     )
     interrupted = False
     bar = _progress(total, show_bar)

@@ -13,7 +13,15 @@ from pydantic import ValidationError
 
 from ..server.ops.auth import KEYS_ENV_VAR, ApiKey, Authenticator, is_loopback, parse_entries
 from ..server.state.sessions import SessionCaps
-from ._common import EXIT_OK, OneLineParser, UsageError, add_runtime_arg, report_failure
+from ._common import (
+    EXIT_OK,
+    OneLineParser,
+    UsageError,
+    add_network_args,
+    add_runtime_arg,
+    network_from_args,
+    report_failure,
+)
 from ._tool_flags import add_tool_args
 
 if TYPE_CHECKING:
@@ -73,6 +81,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     add_tool_args(parser, scope="every run may call them, and execute_python_sandbox's "
                   "description lists them")
+    add_network_args(parser, scope="every run gets this network policy (the model cannot "
+                     "change it)")
     return parser
 
 
@@ -119,6 +129,7 @@ def main(argv: Sequence[str]) -> int:
         caps = _session_caps(args)
         keys = _api_keys(args)
         tools = _tools(args)
+        network = network_from_args(args)
     except UsageError as exc:
         return report_failure("wasm-exec mcp", exc)
 
@@ -133,8 +144,10 @@ def main(argv: Sequence[str]) -> int:
         return report_failure("wasm-exec mcp", UsageError(str(exc)))
     # The bridged servers stay connected while this server runs, and are stopped with it.
     with contextlib.closing(tools):
+        # The model asks for code to run, never for hosts to reach: every run gets the
+        # operator's network policy, and nothing else.
         sandbox = Sandbox(tools=tools.tools.values(), runtime=args.runtime,
-                          policy=args.policy)
+                          policy=args.policy, network=network)
         try:
             sandbox.warm_up()
         except SandboxError as exc:

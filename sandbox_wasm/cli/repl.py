@@ -58,10 +58,12 @@ from ._common import (
     OneLineParser,
     UsageError,
     add_limit_args,
+    add_network_args,
     add_runtime_arg,
     interruptible,
     limits_from_args,
     list_output_files,
+    network_from_args,
     open_input,
     policy_from_args,
     report_failure,
@@ -117,6 +119,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     add_runtime_arg(parser)
     add_limit_args(parser)
+    add_network_args(parser)
     # No default policy here: a loaded snapshot keeps its own unless --policy is given.
     parser.set_defaults(policy=None)
     return parser
@@ -407,7 +410,8 @@ def _run(args: argparse.Namespace) -> int:
     if key is not None and not key:
         raise UsageError(f"{args.key_file}: the key file is empty")
     interactive = sys.stdin.isatty()
-    with Sandbox(policy=policy, limits=limits, runtime=args.runtime) as sandbox:
+    with Sandbox(policy=policy, limits=limits, runtime=args.runtime,
+                 network=network_from_args(args)) as sandbox:
         opener = _Opener(sandbox, limits, policy, args.on_trap, key)
         session = opener.restore(args.load) if args.load else opener.fresh()
         repl = Repl(opener, session, interactive=interactive, output_dir=args.output_dir)

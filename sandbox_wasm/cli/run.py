@@ -19,10 +19,12 @@ from ._common import (
     UsageError,
     add_file_args,
     add_limit_args,
+    add_network_args,
     add_runtime_arg,
     interruptible,
     limits_from_args,
     list_output_files,
+    network_from_args,
     open_input,
     policy_from_args,
     read_input_files,
@@ -69,6 +71,7 @@ def _parser() -> argparse.ArgumentParser:
     add_runtime_arg(parser)
     add_limit_args(parser)
     add_file_args(parser)
+    add_network_args(parser)
     return parser
 
 
@@ -160,8 +163,9 @@ def main(argv: Sequence[str]) -> int:
         language = "javascript" if is_js else "python"
     if language != "python":
         stdin = None  # JavaScript code has no stdin module to read it with
+    network = network_from_args(args)
     with Sandbox(policy=policy, limits=limits, image=args.image,
-                 runtime=args.runtime) as sandbox:
+                 runtime=args.runtime, network=network) as sandbox:
         # Ctrl-C interrupts the run: it ends at once with status interrupted (exit 130).
         result, _ = interruptible(lambda cancel: sandbox.execute(
             source, language=language, files=files or None, cancel=cancel, stdin=stdin))

@@ -29,7 +29,15 @@ from ..server.settings import (
     GatewaySettings,
     load_settings,
 )
-from ._common import EXIT_OK, EXIT_RUNTIME, OneLineParser, UsageError, report_failure
+from ._common import (
+    EXIT_OK,
+    EXIT_RUNTIME,
+    OneLineParser,
+    UsageError,
+    add_network_args,
+    network_from_args,
+    report_failure,
+)
 from ._tool_flags import TOOL_FLAGS, add_tool_args
 
 # uvicorn waits this long for in-flight requests on shutdown: the longest execution
@@ -104,15 +112,19 @@ def _parser() -> argparse.ArgumentParser:
         "for api_key_hashes, and exit",
     )
     for name, info in GatewaySettings.model_fields.items():
-        if name not in TOOL_FLAGS:
+        if name not in TOOL_FLAGS and name != "network":
             _add_setting(parser, name, info)
+    add_network_args(parser, scope="the most a request may ask for (network: ...) [env "
+                     f"{ENV_VARS['network']}: a JSON NetworkPolicy]")
     add_tool_args(parser, scope="offered to the requests that name them (tools: [...]) and "
                   "listed by GET /v1/host-tools; env: a JSON array or one entry", env=ENV_VARS)
     return parser
 
 
 def _settings(args: argparse.Namespace) -> GatewaySettings:
-    flags = {k: v for k, v in vars(args).items() if k not in ("config", "hash_key")}
+    flags = {k: v for k, v in vars(args).items() if k not in (
+        "config", "hash_key", "allow_hosts", "allow_addresses", "network_policy")}
+    flags["network"] = network_from_args(args)
     try:
         settings = load_settings(flags, config_file=args.config)
     except ConfigFileError as exc:

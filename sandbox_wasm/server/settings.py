@@ -25,6 +25,7 @@ from pydantic_settings import (
 )
 
 from .._models import KIB, MIB, Limits
+from .._network.policy import NetworkPolicy
 from .._runtimes.system import usable_cpus
 from .ops.auth import ApiKey, is_loopback, parse_entries
 from .state.sessions import (
@@ -195,6 +196,13 @@ class GatewaySettings(BaseSettings):
         "decoded files; an async job's until it has run). A request that does not fit is "
         "refused with 503 before its body is read. At least 3 times the largest body "
         "(files or snapshot).",
+    )
+    network: NetworkPolicy | None = Field(
+        None, description="The most network requests may ask for (`network` in a request, "
+        "bounded by this: a request must pass both, budgets are the smaller, pinned headers "
+        "and the CA file are this one's); MCP runs get exactly this. Unset: no network. "
+        "Flags: --allow-host, --allow-address, --network-policy FILE; env: a JSON "
+        "NetworkPolicy.",
     )
     tools: Annotated[tuple[str, ...], NoDecode] = Field(
         (), description="Host tools offered to the requests that name them: Python entry "

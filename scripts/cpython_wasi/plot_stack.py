@@ -125,6 +125,20 @@ PURE_WHEELS = {
                    "7a91720bc756843502c3b7504c77b8fe44217c85c537d85037f0f536151b2caa", 18059),
     "pytz": ("pytz-2026.6-py2.py3-none-any.whl",
              "7fed3fee8fd6bd4a2b7b75a8d56021d0624127bf69bd5691f115db929ac570b3", 506321),
+    # requests and its dependencies (charset_normalizer's pure wheel: no mypyc speedups).
+    # The guest has no sockets: the bootstrap routes requests' HTTPAdapter through the
+    # host's network channel (`network=`), which carries out the request, TLS included.
+    "requests": ("requests-2.34.2-py3-none-any.whl",
+                 "2a0d60c172f83ac6ab31e4554906c0f3b3588d37b5cb939b1c061f4907e278e0", 73075),
+    "urllib3": ("urllib3-2.8.0-py3-none-any.whl",
+                "0cf3cae568d36aa9576b28dfb35f11328f1cb974ca7647d9475ebb86c75ac6e3", 135717),
+    "idna": ("idna-3.20-py3-none-any.whl",
+             "ab7ae7122974553370f0bdb919e1a960b2cd1bc1ef0276416d896db81c14582c", 69583),
+    "charset-normalizer": ("charset_normalizer-3.5.3-py3-none-any.whl",
+                           "96e268b0cbda016ac519513294fcd17032264085b600abaac58b93049477e132",
+                           68878),
+    "certifi": ("certifi-2026.10.19.post1-py3-none-any.whl",
+                "1324c476b4811eff41a8bc2122cd0bbd4d9c7234c725446d99ab1612b3a7fdd2", 134047),
 }
 for _name, (_file, _sha, _size) in PURE_WHEELS.items():
     PLOT_INPUTS[_name] = _pypi(_name, _file, _sha, _size)

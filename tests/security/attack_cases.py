@@ -723,7 +723,8 @@ NETWORK = [
         "import http.client\n"
         "c = http.client.HTTPConnection('127.0.0.1', @PORT@, timeout=1)\n"
         "c.request('GET', '/')\n",
-        fails("OSError", "ConnectionError", "AttributeError"),
+        # Without a network policy the host refuses the request: PermissionError.
+        fails("OSError", "ConnectionError", "PermissionError", "AttributeError"),
     ),
     Attack(
         "dns-gethostbyname",

@@ -172,7 +172,7 @@ def test_the_guard_lets_ordinary_code_run(box: sw.Sandbox, code: str, stdout: st
                  id="subprocess"),
     pytest.param("import os\nos.system('ls')", "no processes in the sandbox", id="os-system"),
     pytest.param("import socket\nsocket.create_connection(('example.com', 80))",
-                 "no network in the sandbox", id="socket"),
+                 "no sockets in the sandbox", id="socket"),
     pytest.param("import threading\nthreading.Thread(target=print).start()",
                  "no threads in the sandbox", id="thread"),
     pytest.param("from concurrent.futures import ThreadPoolExecutor\n"

@@ -1,5 +1,5 @@
-"""safe-exec request bodies: JSON, or a multipart form (code, language, runtime, limits and
-tools as fields, one `files` part per input file), validated into `SafeExecRequest`."""
+"""safe-exec request bodies: JSON, or a multipart form (code, language, runtime, limits,
+tools and network as fields, one `files` part per input file), validated into `SafeExecRequest`."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from .schemas import SafeExecRequest
 MULTIPART = "multipart/form-data"
 
 
-FORM_FIELDS = ("code", "language", "limits", "tools", "runtime", "policy")
+FORM_FIELDS = ("code", "language", "limits", "tools", "runtime", "policy", "network")
 
 
 FILE_PART = "files"
@@ -130,7 +130,8 @@ async def _form_request(request: Request) -> SafeExecRequest:
                     f"{', '.join(FORM_FIELDS)} and file parts named {FILE_PART})", key)
     finally:
         await form.close()
-    for key, shape in (("limits", "a JSON object"), ("tools", "a JSON array of names")):
+    for key, shape in (("limits", "a JSON object"), ("tools", "a JSON array of names"),
+                       ("network", "a JSON NetworkPolicy or array of rules")):
         if key in fields:
             try:
                 fields[key] = json.loads(str(fields[key]))

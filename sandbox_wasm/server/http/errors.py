@@ -53,6 +53,9 @@ ERROR_CODES: dict[str, ErrorCode] = {
                                  "an input file that is not base64 or has an unusable name)",
                                  "invalid_request"),
     "invalid_json": ErrorCode(400, "the body is not valid JSON", "invalid_request"),
+    "network_not_allowed": ErrorCode(400, "`network` asks for hosts on a server that allows "
+                                      "no network (see its network setting)",
+                                      "invalid_request"),
     "unknown_tool": ErrorCode(400, "`tools` names a host tool this gateway does not offer",
                               "invalid_request"),
     "invalid_snapshot": ErrorCode(400, "the snapshot cannot be restored (malformed, tampered, "

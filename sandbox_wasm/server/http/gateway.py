@@ -33,6 +33,7 @@ from ..._models import (
     Limits,
     TimeoutProfile,
 )
+from ..._network.policy import NetworkPolicy, resolve_network
 from ..._request import coerce_files, coerce_source
 from ..._runtimes.artifacts import python_variant
 from ..._sandbox import Sandbox
@@ -208,6 +209,23 @@ class Gateway:
         except UnknownToolError as exc:
             raise ApiError("unknown_tool", str(exc), field="tools") from None
 
+    def network_for(self, asked: NetworkPolicy | Sequence[str] | None) -> NetworkPolicy | None:
+        """The network policy of a request that asks for `asked` (None: no network): within
+        the server's own (`settings.network`); 400 when the server allows no network or the
+        request's policy is invalid."""
+        if asked is None:
+            return None
+        ceiling = self.settings.network
+        if ceiling is None:
+            raise ApiError("network_not_allowed", "this server allows no network: it was "
+                           "started without a network policy (--allow-host, "
+                           "--network-policy)", field="network")
+        try:
+            policy = resolve_network(asked)
+        except InvalidRequestError as exc:
+            raise refusal(exc, "network") from None
+        return None if policy is None else policy.bounded_by(ceiling)
+
     def overloaded(self) -> ApiError:
         return ApiError(
             "overloaded",
@@ -236,13 +254,15 @@ class Gateway:
         self, code: str, language: Language, limits: dict[str, int],
         profile: TimeoutProfile | None, files: Mapping[str, bytes], tools: Sequence[Tool],
         sandbox: Sandbox, policy: AuditPolicy, cancel: threading.Event | None,
+        network: NetworkPolicy | None = None,
     ) -> ExecutionResult:
         """Runs on a worker thread. `tools` replace the sandbox's own: a run gets only the
-        tools its request named. Setting `cancel` interrupts the run."""
+        tools its request named; `network` likewise (None: no network). Setting `cancel`
+        interrupts the run."""
         start = time.perf_counter()
         result = sandbox.execute(code, language=language, limits=limits, profile=profile,
                                  files=files or None, tools=tools, policy=policy,
-                                 cancel=cancel)
+                                 cancel=cancel, network=network)
         self.metrics.observe(result, time.perf_counter() - start)
         return result
 
@@ -251,6 +271,7 @@ class Gateway:
         profile: TimeoutProfile | None = None, files: Mapping[str, bytes] | None = None,
         tools: Sequence[Tool] = (), runtime: str | None = None,
         policy: PolicyName | None = None, cancel: threading.Event | None = None,
+        network: NetworkPolicy | None = None,
     ) -> functools.partial[ExecutionResult]:
         """A request's run, ready for a worker; InvalidRequestError for a policy looser than
         the server's."""
@@ -258,7 +279,7 @@ class Gateway:
         sandbox = self.sandbox_for(runtime)
         chosen = session_policy(policy, sandbox.policy, "a request")
         return functools.partial(self._work, code, language, limits, profile, files or {},
-                                 list(tools), sandbox, chosen, cancel)
+                                 list(tools), sandbox, chosen, cancel, network)
 
     def check_restored_limits(self, limits: Limits) -> None:
         """A restored session's limits (those of the server that took the snapshot) held to
@@ -282,13 +303,14 @@ class Gateway:
         limits: dict[str, int] | None = None, profile: TimeoutProfile | None = None,
         files: Mapping[str, bytes] | None = None, tools: Sequence[Tool] = (),
         runtime: str | None = None, policy: PolicyName | None = None,
+        network: NetworkPolicy | None = None,
     ) -> ExecutionResult:
         self.check_source(code, field)
         self.check_files(files or {})
         limits = self.capped_timeout(limits or {}, "limits.timeout_ms", profile)
         try:
             return await self.pool.run(self._task(code, language, limits or {}, profile, files,
-                                                  tools, runtime, policy))
+                                                  tools, runtime, policy, network))
         except PoolSaturated:
             raise self.overloaded() from None
         except InvalidRequestError as exc:
@@ -304,7 +326,7 @@ class Gateway:
         self, code: str, *, language: Language, limits: dict[str, int],
         files: Mapping[str, bytes] | None = None, tools: Sequence[Tool] = (),
         owner: str | None = None, body: Reservation | None = None, runtime: str | None = None,
-        policy: PolicyName | None = None,
+        policy: PolicyName | None = None, network: NetworkPolicy | None = None,
     ) -> JobAccepted:
         """Queue a background job. `body`, the reservation of the request's body in the
         budget of bodies in flight, is kept until the job has run: its files wait with it."""
@@ -314,7 +336,8 @@ class Gateway:
         live = LiveJob()
         try:
             task = self._task(code, language, limits, files=files, tools=tools,
-                              runtime=runtime, policy=policy, cancel=live.cancel)
+                              runtime=runtime, policy=policy, cancel=live.cancel,
+                              network=network)
         except InvalidRequestError as exc:
             raise refusal(exc, "code") from None
         public_id = uuid.uuid4().hex

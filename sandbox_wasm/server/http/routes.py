@@ -90,6 +90,7 @@ def add_routes(app: FastAPI, gateway: Gateway) -> None:
             body.code, field="code", language=body.language,
             limits=body.limits.as_limits(settings.max_source_bytes), files=body.files,
             tools=gateway.select_tools(body.tools), runtime=body.runtime, policy=body.policy,
+            network=gateway.network_for(body.network),
         ))
 
     @app.post(
@@ -104,7 +105,7 @@ def add_routes(app: FastAPI, gateway: Gateway) -> None:
             limits=body.limits.as_limits(settings.max_source_bytes), files=body.files,
             tools=gateway.select_tools(body.tools), owner=owner_of(request),
             body=request.scope["state"].get("body_reservation"), runtime=body.runtime,
-            policy=body.policy,
+            policy=body.policy, network=gateway.network_for(body.network),
         )
         response.headers["Location"] = f"/v1/jobs/{accepted.job_id}"
         return accepted
@@ -310,10 +311,11 @@ def add_session_routes(app: FastAPI, gateway: Gateway) -> None:
         if "timeout_ms" in overrides:
             gateway.capped_timeout(overrides, "timeout_ms")
         tools = gateway.select_tools(body.tools)
+        network = gateway.network_for(body.network)
         owner = owner_of(request)
         return model_response(await gateway.in_session(session_id, lambda: sessions.execute(
             session_id, body.code, owner=owner, overrides=overrides, files=body.files,
-            tools=tools,
+            tools=tools, network=network,
         ), owner=owner))
 
     @app.get(

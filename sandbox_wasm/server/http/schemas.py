@@ -31,6 +31,7 @@ from ..._models import (
     TimeoutProfile,
     ToolCall,
 )
+from ..._network.policy import NetworkPolicy
 from ..._session.session import OnTrap
 from ..state.sessions import DEFAULT_SESSION_IDLE_SECONDS, PolicyName
 
@@ -85,6 +86,18 @@ ToolNames = Annotated[
           "/v1/host-tools lists the server's): it imports them with `import tools` and calls "
           "them as functions; the result's tool_calls lists the calls. Without it the code has "
           "no `tools` module. A name the server does not offer is a 400."),
+]
+
+
+#: The hosts a request lets its code reach, through the server (`network=` of the library).
+NetworkField = Annotated[
+    NetworkPolicy | list[Annotated[str, Field(max_length=300)]] | None,
+    Field(None, description="Hosts this code may reach with urllib, http.client or requests, "
+          "the server making each request: a NetworkPolicy (rules: host, schemes, ports, "
+          "methods, pinned headers; private_addresses; budgets) or rule strings "
+          "('https://api.example.com', 'http://10.0.0.5:8080'). Bounded by the server's own "
+          "network policy (a request must pass both); a server without one answers 400 "
+          "network_not_allowed. The result's network_calls lists the requests."),
 ]
 
 
@@ -164,6 +177,7 @@ class SafeExecRequest(BaseModel):
     limits: SafeExecLimits = Field(default_factory=SafeExecLimits)
     files: Base64Files = Field(default_factory=dict, description=INPUT_FILES_DESCRIPTION)
     tools: ToolNames = Field(default_factory=list)
+    network: NetworkField = None
     policy: PolicyName | None = Field(
         None, description="Audit policy of this run: the server's when omitted, or a "
         "stricter preset (a request may not loosen the server's policy).",
@@ -278,6 +292,7 @@ class SessionExecuteRequest(BaseModel):
         "(replacing files of the same name) and stay for its later calls.",
     )
     tools: ToolNames = Field(default_factory=list)
+    network: NetworkField = None
 
     def overrides(self) -> dict[str, int]:
         values = self.limits.model_dump(exclude_none=True)

@@ -51,6 +51,15 @@ class GatewayMetrics:
             "sandbox_fuel_consumed", "WebAssembly fuel consumed by executions.",
             registry=self.registry,
         )
+        self.network_requests = Counter(
+            "sandbox_network_requests", "HTTP(S) requests the host made for guests "
+            "(network=), by outcome: ok (an answer, any status) or the guest's error type "
+            "(PermissionError: refused by the policy).", ["outcome"], registry=self.registry,
+        )
+        self.network_bytes = Counter(
+            "sandbox_network_bytes", "Body bytes of the guests' requests, by direction.",
+            ["direction"], registry=self.registry,
+        )
         self.rejected = Counter(
             "sandbox_rejected_requests", "Requests refused before running, by reason.",
             ["reason"], registry=self.registry,
@@ -96,6 +105,11 @@ class GatewayMetrics:
               "abandoned after a timeout included).", lambda: tool_thread_usage()[0])
         gauge("sandbox_tool_threads_abandoned", "Host threads held by sync tool calls whose "
               "caller timed out.", lambda: tool_thread_usage()[1])
+        gauge("sandbox_network_threads_busy", "Host threads held by guests' network "
+              "requests (those given up at a deadline included, until their socket closes).",
+              lambda: _network_threads()[0])
+        gauge("sandbox_network_threads_budget", "Host threads network requests may hold.",
+              lambda: _network_threads()[1])
         gauge("sandbox_tool_threads_budget", "Host threads sync tool calls may hold at once.",
               lambda: tool_thread_usage()[2])
 
@@ -113,6 +127,10 @@ class GatewayMetrics:
         self.executions.labels(status=result.status).inc()
         self.latency.observe(seconds)
         self.fuel.inc(result.metrics.fuel_consumed)
+        for call in result.network_calls:
+            self.network_requests.labels(outcome=call.error or "ok").inc()
+            self.network_bytes.labels(direction="sent").inc(call.bytes_sent)
+            self.network_bytes.labels(direction="received").inc(call.bytes_received)
 
     def observe_session_call(self, result: ExecutionResult, seconds: float) -> None:
         self.observe(result, seconds)
@@ -129,3 +147,9 @@ class GatewayMetrics:
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
+
+
+def _network_threads() -> tuple[int, int]:
+    from ..._network.fetch import fetch_thread_usage  # only imported once scraped
+
+    return fetch_thread_usage()

@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..._audit.policy import PRESETS, AuditPolicy
 from ..._errors import InvalidRequestError, SessionClosedError
 from ..._models import MIB, ExecutionResult, Limits
+from ..._network.policy import NetworkPolicy
 from ..._request import resolve_limits
 from ..._sandbox import Sandbox
 from ..._session.session import OnTrap, Session
@@ -385,11 +386,14 @@ class SessionRegistry:
         self, session_id: str, code: str, *, owner: str | None,
         overrides: dict[str, int] | None = None, files: Mapping[str, bytes] | None = None,
         tools: ToolsLike | None = None, cancel: threading.Event | None = None,
+        network: NetworkPolicy | None = None,
     ) -> ExecutionResult:
         """Run `code` in the session; `overrides` (timeout_ms, max_stdout_bytes, ...)
         change the session's limits for this call only; `files` are added to its /input;
         `tools`, when given, are the host tools this call offers instead of the session's;
-        setting `cancel` interrupts the call (rolled back, as after a timeout).
+        setting `cancel` interrupts the call (rolled back, as after a timeout);
+        `network`, the call's network policy (None: the session's, which the gateway
+        leaves without network).
         Raises SessionNotFound, SessionBusy, InvalidRequestError, and what the runner
         raises."""
         entry = self._checkout(session_id, owner)
@@ -400,7 +404,7 @@ class SessionRegistry:
         def call() -> ExecutionResult:
             start = time.perf_counter()
             result = session.execute(code, limits=limits, files=files or None, tools=tools,
-                                     cancel=cancel)
+                                     cancel=cancel, network=network)
             if self._on_call is not None:
                 self._on_call(result, time.perf_counter() - start)
             return result
