@@ -310,7 +310,7 @@ class Gateway:
         limits = self.capped_timeout(limits or {}, "limits.timeout_ms", profile)
         try:
             return await self.pool.run(self._task(code, language, limits or {}, profile, files,
-                                                  tools, runtime, policy, network))
+                                                  tools, runtime, policy, network=network))
         except PoolSaturated:
             raise self.overloaded() from None
         except InvalidRequestError as exc:
