@@ -25,6 +25,7 @@ from .._models import (
     TIMEOUT_PROFILES,
     ExecutionResult,
     Limits,
+    OutputChunk,
 )
 from .._request import coerce_files, resolve_limits
 from .._runtimes.artifacts import RUNTIME_NAMES
@@ -312,15 +313,24 @@ def limits_from_args(args: argparse.Namespace) -> Limits:
         raise UsageError(str(exc)) from None
 
 
-def write_result(result: ExecutionResult, prefix: str) -> None:
-    """Write what the code printed (its stdout, then its stderr) and, on stderr, what its
-    own output does not say: truncated streams, and the error of any status but `failed`
-    (whose traceback is already in the code's stderr), with the audit's findings. Host
-    lines start with `prefix` (none when it is empty)."""
+def write_output(chunk: OutputChunk) -> None:
+    """Write a piece of the code's output where it belongs, as it comes (`on_output=`)."""
+    stream = sys.stdout if chunk.stream == "stdout" else sys.stderr
+    stream.write(chunk.text)
+    stream.flush()
+
+
+def write_result(result: ExecutionResult, prefix: str, *, streamed: bool = False) -> None:
+    """Write what the code printed (its stdout, then its stderr; nothing when it was
+    `streamed` as it was written) and, on stderr, what its own output does not say:
+    truncated streams, and the error of any status but `failed` (whose traceback is already
+    in the code's stderr), with the audit's findings. Host lines start with `prefix` (none
+    when it is empty)."""
     lead = f"{prefix}: " if prefix else ""
-    sys.stdout.write(result.stdout)
-    sys.stdout.flush()
-    sys.stderr.write(result.stderr)
+    if not streamed:
+        sys.stdout.write(result.stdout)
+        sys.stdout.flush()
+        sys.stderr.write(result.stderr)
     if result.stdout_truncated:
         sys.stderr.write(f"{lead}stdout truncated at {result.limits.max_stdout_bytes} bytes\n")
     if result.stderr_truncated:

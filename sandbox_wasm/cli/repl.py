@@ -68,6 +68,7 @@ from ._common import (
     policy_from_args,
     report_failure,
     save_output_files,
+    write_output,
     write_result,
 )
 
@@ -277,7 +278,7 @@ class Repl:
             # Ctrl-C interrupts the call (rolled back); the session's bookkeeping runs on
             # in the worker thread, out of the signal's way.
             result, interrupted = interruptible(
-                lambda cancel: session.execute(source, cancel=cancel))
+                lambda cancel: session.execute(source, cancel=cancel, on_output=write_output))
         except SessionClosedError as exc:
             _note(f"{exc}; leaving")
             return EXIT_FAILED
@@ -296,7 +297,7 @@ class Repl:
         return None
 
     def _show(self, result: ExecutionResult) -> None:
-        write_result(result, "")
+        write_result(result, "", streamed=True)
         if result.value is not None:
             sys.stdout.write(result.value.repr + ("...\n" if result.value.repr_truncated
                                                   else "\n"))

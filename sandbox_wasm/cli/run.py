@@ -29,6 +29,7 @@ from ._common import (
     policy_from_args,
     read_input_files,
     save_output_files,
+    write_output,
     write_result,
 )
 
@@ -126,7 +127,7 @@ def _print_result(result: ExecutionResult, as_json: bool) -> None:
     if as_json:
         print(result.model_dump_json(indent=2))
     else:
-        write_result(result, PROG)
+        write_result(result, PROG, streamed=True)
 
 
 def _output_files(result: ExecutionResult, args: argparse.Namespace) -> None:
@@ -167,8 +168,11 @@ def main(argv: Sequence[str]) -> int:
     with Sandbox(policy=policy, limits=limits, image=args.image,
                  runtime=args.runtime, network=network) as sandbox:
         # Ctrl-C interrupts the run: it ends at once with status interrupted (exit 130).
+        # Without --json the output is written as the code writes it (stdout and stderr
+        # interleaved as written), and the result adds only what the output does not say.
         result, _ = interruptible(lambda cancel: sandbox.execute(
-            source, language=language, files=files or None, cancel=cancel, stdin=stdin))
+            source, language=language, files=files or None, cancel=cancel, stdin=stdin,
+            on_output=None if args.json else write_output))
     _print_result(result, args.json)
     _output_files(result, args)
     return result.exit_code
