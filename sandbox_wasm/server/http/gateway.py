@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import logging
 import os
 import secrets
@@ -14,7 +15,7 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Literal, TypeVar
@@ -31,6 +32,7 @@ from ..._models import (
     ExecutionResult,
     Language,
     Limits,
+    OutputChunk,
     TimeoutProfile,
 )
 from ..._network.policy import NetworkPolicy, resolve_network
@@ -255,14 +257,15 @@ class Gateway:
         profile: TimeoutProfile | None, files: Mapping[str, bytes], tools: Sequence[Tool],
         sandbox: Sandbox, policy: AuditPolicy, cancel: threading.Event | None,
         network: NetworkPolicy | None = None,
+        on_output: Callable[[OutputChunk], object] | None = None,
     ) -> ExecutionResult:
         """Runs on a worker thread. `tools` replace the sandbox's own: a run gets only the
         tools its request named; `network` likewise (None: no network). Setting `cancel`
-        interrupts the run."""
+        interrupts the run; `on_output` gets the output as it is written."""
         start = time.perf_counter()
         result = sandbox.execute(code, language=language, limits=limits, profile=profile,
                                  files=files or None, tools=tools, policy=policy,
-                                 cancel=cancel, network=network)
+                                 cancel=cancel, network=network, on_output=on_output)
         self.metrics.observe(result, time.perf_counter() - start)
         return result
 
@@ -272,6 +275,7 @@ class Gateway:
         tools: Sequence[Tool] = (), runtime: str | None = None,
         policy: PolicyName | None = None, cancel: threading.Event | None = None,
         network: NetworkPolicy | None = None,
+        on_output: Callable[[OutputChunk], object] | None = None,
     ) -> functools.partial[ExecutionResult]:
         """A request's run, ready for a worker; InvalidRequestError for a policy looser than
         the server's."""
@@ -279,7 +283,7 @@ class Gateway:
         sandbox = self.sandbox_for(runtime)
         chosen = session_policy(policy, sandbox.policy, "a request")
         return functools.partial(self._work, code, language, limits, profile, files or {},
-                                 list(tools), sandbox, chosen, cancel, network)
+                                 list(tools), sandbox, chosen, cancel, network, on_output)
 
     def check_restored_limits(self, limits: Limits) -> None:
         """A restored session's limits (those of the server that took the snapshot) held to
@@ -321,6 +325,73 @@ class Gateway:
             # The runtime is missing or unusable: the server's problem, not the client's.
             logger.error("sandbox runtime unavailable: %s", exc)
             raise ApiError("runtime_unavailable", str(exc)) from None
+
+    async def stream(
+        self, code: str, *, field: str, language: Language = "python",
+        limits: dict[str, int] | None = None, files: Mapping[str, bytes] | None = None,
+        tools: Sequence[Tool] = (), runtime: str | None = None,
+        policy: PolicyName | None = None, network: NetworkPolicy | None = None,
+    ) -> AsyncIterator[str]:
+        """Admit a run as `execute` does (its refusals are raised here, before a byte of the
+        answer is sent) and return its Server-Sent Events: `stdout` / `stderr` events
+        ({"text"}) as the code writes, then one `result` (the ExecutionResult) or `error`
+        ({"error": {code, message}}). The client going away interrupts the run."""
+        self.check_source(code, field)
+        self.check_files(files or {})
+        limits = self.capped_timeout(limits or {}, "limits.timeout_ms", None)
+        loop = asyncio.get_running_loop()
+        chunks: asyncio.Queue[OutputChunk] = asyncio.Queue()
+        cancel = threading.Event()
+
+        def on_output(chunk: OutputChunk) -> None:
+            # Bounded by the output caps: only what they keep is passed on.
+            loop.call_soon_threadsafe(chunks.put_nowait, chunk)
+
+        try:
+            task = self._task(code, language, limits, None, files, tools, runtime, policy,
+                              cancel=cancel, network=network, on_output=on_output)
+            future = asyncio.wrap_future(self.pool.submit(task))
+        except PoolSaturated:
+            raise self.overloaded() from None
+        except InvalidRequestError as exc:
+            raise refusal(exc, field) from None
+        return self._events(chunks, future, cancel)
+
+    async def _events(
+        self, chunks: asyncio.Queue[OutputChunk], future: asyncio.Future[ExecutionResult],
+        cancel: threading.Event,
+    ) -> AsyncIterator[str]:
+        try:
+            while not future.done():
+                getter = asyncio.ensure_future(chunks.get())
+                waited: set[asyncio.Future[object]] = {getter, future}  # type: ignore[arg-type]
+                await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
+                if getter.done():
+                    chunk = getter.result()
+                    yield sse_event(chunk.stream, {"text": chunk.text})
+                else:
+                    getter.cancel()
+            # Chunks handed over before the run ended are queued ahead of its end.
+            while not chunks.empty():
+                chunk = chunks.get_nowait()
+                yield sse_event(chunk.stream, {"text": chunk.text})
+            try:
+                result = future.result()
+            except InvalidRequestError as exc:
+                yield sse_event("error", {"error": {"code": "invalid_request",
+                                                    "message": str(exc)}})
+                return
+            except SandboxError as exc:
+                logger.error("sandbox runtime unavailable: %s", exc)
+                yield sse_event("error", {"error": {"code": "runtime_unavailable",
+                                                    "message": str(exc)}})
+                return
+            yield f"event: result\ndata: {result.model_dump_json()}\n\n"
+        finally:
+            if not future.done():
+                cancel.set()  # the client went away: stop the run, and wait for it
+                with contextlib.suppress(BaseException):
+                    await asyncio.shield(future)
 
     async def submit_job(
         self, code: str, *, language: Language, limits: dict[str, int],
@@ -550,6 +621,11 @@ class Gateway:
             # Other replicas answer 404 for these from now on, not 421 to a replica gone.
             await self.directory.forget(*closed)
             await self.directory.close()
+
+
+def sse_event(name: str, data: object) -> str:
+    """One Server-Sent Event: its name and its data as one line of JSON."""
+    return f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
 
 
 class Health(BaseModel):

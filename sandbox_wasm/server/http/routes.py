@@ -7,6 +7,7 @@ import os
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Query, Response
+from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
 from starlette.requests import Request
 
@@ -92,6 +93,30 @@ def add_routes(app: FastAPI, gateway: Gateway) -> None:
             tools=gateway.select_tools(body.tools), runtime=body.runtime, policy=body.policy,
             network=gateway.network_for(body.network),
         ))
+
+    @app.post(
+        "/v1/tools/safe-exec/stream", responses={
+            200: {"content": {"text/event-stream": {"schema": {"type": "string"}}},
+                  "description": "Server-Sent Events: `stdout` and `stderr` events "
+                  "(data: {\"text\": ...}) as the code writes, in the order written, then "
+                  "one `result` event (data: the ExecutionResult) or `error` event (data: "
+                  "{\"error\": {\"code\", \"message\"}})."},
+            **{code: answer for code, answer in ERROR_RESPONSES.items() if code != 200}},
+        response_class=StreamingResponse,
+        summary="Audit and run code; stream its output as Server-Sent Events",
+        description=SAFE_EXEC_DESCRIPTION, openapi_extra=SAFE_EXEC_BODY,
+    )
+    async def safe_exec_stream(request: Request) -> StreamingResponse:
+        body = await read_safe_exec_request(request)
+        events = await gateway.stream(
+            body.code, field="code", language=body.language,
+            limits=body.limits.as_limits(settings.max_source_bytes), files=body.files,
+            tools=gateway.select_tools(body.tools), runtime=body.runtime, policy=body.policy,
+            network=gateway.network_for(body.network),
+        )
+        # No proxy buffering: each event is for the client as soon as it is written.
+        return StreamingResponse(events, media_type="text/event-stream", headers={
+            "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     @app.post(
         "/v1/tools/safe-exec/async", status_code=202, response_model=JobAccepted,
