@@ -27,6 +27,7 @@ from mcp.types import (
     CallToolResult,
     EmbeddedResource,
     ImageContent,
+    LoggingMessageNotificationParams,
     TextContent,
     Tool,
 )
@@ -47,6 +48,8 @@ class StdioMcp:
                  env: dict[str, str] | None = None) -> None:
         self._flags = flags or []
         self._env = dict(os.environ) if env is None else env
+        #: The log notifications received (arrival time, params), in order.
+        self.logs: list[tuple[float, LoggingMessageNotificationParams]] = []
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._thread.start()
@@ -54,6 +57,9 @@ class StdioMcp:
         self._stop = asyncio.Event()
         self._main = asyncio.run_coroutine_threadsafe(self._hold(), self._loop)
         self.session = self.run(self._wait_ready())
+
+    async def _logged(self, params: LoggingMessageNotificationParams) -> None:
+        self.logs.append((time.monotonic(), params))
 
     async def _wait_ready(self) -> ClientSession:
         return await self._ready
@@ -65,7 +71,7 @@ class StdioMcp:
         )
         try:
             async with stdio_client(params) as (read, write), ClientSession(
-                read, write, read_timeout_seconds=60
+                read, write, read_timeout_seconds=60, logging_callback=self._logged,
             ) as session:
                 await session.initialize()
                 self._ready.set_result(session)
@@ -564,6 +570,28 @@ def test_a_chart_comes_back_as_image_content(mcp: StdioMcp) -> None:
     assert content is not None
     assert {f["name"]: f["mime_type"] for f in content["files"]} == {
         "figure-1.png": "image/png", "notes.txt": "text/plain"}
+
+
+def test_output_is_sent_as_notifications_while_the_script_runs(mcp: StdioMcp) -> None:
+    progress: list[tuple[float, str | None]] = []
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        progress.append((time.monotonic(), message))
+
+    mcp.logs.clear()
+    code = ("import sys, time\nprint('before')\nsys.stderr.write('careful\\n')\n"
+            "time.sleep(1)\nprint('after')\n")
+    result = mcp.run(mcp.session.call_tool("execute_python_sandbox", {"python_script": code},
+                                           progress_callback=on_progress))
+    answered = time.monotonic()
+    assert result.structured_content is not None
+    assert result.structured_content["simulated_stdout"] == "before\nafter\n"
+    logged = [(params.logger, params.data) for _, params in mcp.logs]
+    assert logged == [("stdout", "before"), ("stdout", "\n"), ("stderr", "careful\n"),
+                      ("stdout", "after"), ("stdout", "\n")]
+    assert answered - mcp.logs[0][0] >= 0.9  # sent when printed, not with the result
+    assert [message for _, message in progress] == [
+        "stdout: before", "stdout: \n", "stderr: careful\n", "stdout: after", "stdout: \n"]
 
 
 def test_the_last_expression_s_value_is_in_the_result(mcp: StdioMcp) -> None:

@@ -48,6 +48,7 @@ from ..._models import (
     Base64Files,
     ExecutionResult,
     Limits,
+    OutputChunk,
     TimeoutProfile,
 )
 from ..._runtimes.artifacts import python_variant
@@ -149,6 +150,35 @@ async def interruptible(
         if not task.cancelled():
             task.exception()  # retrieved: the caller cancelled, whatever the run became
         raise
+
+
+class OutputNotifier:
+    """A run's output sent to the MCP client while the run goes on, in the order written: a
+    log notification (notifications/message, level info, logger "stdout" or "stderr") per
+    chunk, and a progress notification with the chunk as its message when the client asked
+    for progress. Chunks are bounded by the run's output caps; a notification that cannot
+    be sent is dropped (the result holds the whole output)."""
+
+    def __init__(self, ctx: Context) -> None:
+        self._ctx = ctx
+        self._loop = asyncio.get_running_loop()
+        self._chunks: asyncio.Queue[OutputChunk | None] = asyncio.Queue()
+
+    def __call__(self, chunk: OutputChunk) -> None:
+        """The run's `on_output`, on its worker thread."""
+        self._loop.call_soon_threadsafe(self._chunks.put_nowait, chunk)
+
+    def close(self) -> None:
+        """No more chunks: `pump` returns once it has sent those before (on the loop)."""
+        self._chunks.put_nowait(None)
+
+    async def pump(self) -> None:
+        sent = 0
+        while (chunk := await self._chunks.get()) is not None:
+            sent += 1
+            with contextlib.suppress(Exception):
+                await self._ctx.log("info", chunk.text, logger_name=chunk.stream)
+                await self._ctx.report_progress(sent, message=f"{chunk.stream}: {chunk.text}")
 
 
 def tool_result(result: ExecutionResult) -> CallToolResult:
@@ -262,10 +292,12 @@ def create_mcp_server(
         session_timeout = min(session_timeout, max_timeout_ms)
 
     def run_once(box: Sandbox, script: str, limits: dict[str, object],
-                 files: Base64Files | None, cancel: threading.Event) -> ExecutionResult:
+                 files: Base64Files | None, cancel: threading.Event,
+                 on_output: OutputNotifier | None = None) -> ExecutionResult:
         """One run, on a worker thread, seen by `observe`."""
         started = time.perf_counter()
-        result = box.execute(script, limits=limits, files=files, cancel=cancel)
+        result = box.execute(script, limits=limits, files=files, cancel=cancel,
+                             on_output=on_output)
         if observe is not None:
             observe(result, time.perf_counter() - started)
         return result
@@ -348,8 +380,18 @@ def create_mcp_server(
             with tool_errors():
                 box = runtime_sandbox(runtime)
             limits = {**box.limits.model_dump(), **forced, "timeout_ms": timeout_ms}
-            result = await interruptible(on_worker(
-                run_once, box, python_script, limits, files, cancel), cancel)
+            notifier = OutputNotifier(ctx) if ctx is not None else None
+            pump = asyncio.ensure_future(notifier.pump()) if notifier is not None else None
+            try:
+                result = await interruptible(on_worker(
+                    run_once, box, python_script, limits, files, cancel, notifier), cancel)
+            except BaseException:
+                if pump is not None:
+                    pump.cancel()
+                raise
+            if notifier is not None and pump is not None:
+                notifier.close()
+                await pump  # every chunk is sent before the result
         else:
             owner = owner_of(ctx) if ctx else None
             previous = stopping.get(session_id)
