@@ -72,6 +72,13 @@ class _Failed:
         self.error = error
 
 
+def _unwrapped(item: OutputChunk | ExecutionResult | _Failed) -> StreamItem:
+    """The item to yield; the call's exception raised instead of its stand-in."""
+    if isinstance(item, _Failed):
+        raise item.error
+    return item
+
+
 def stream_in_thread(execute: Callable[..., ExecutionResult], code: str | bytes,
                      options: dict[str, object]) -> Iterator[StreamItem]:
     """`execute(code, **options)` on a worker thread, yielding its output's chunks as they
@@ -98,15 +105,10 @@ def stream_in_thread(execute: Callable[..., ExecutionResult], code: str | bytes,
         raise
     finished = False
     try:
-        while True:
+        while not finished:
             item = items.get()
-            if isinstance(item, _Failed):
-                finished = True
-                raise item.error
-            yield item
-            if isinstance(item, ExecutionResult):
-                finished = True
-                return
+            finished = isinstance(item, (ExecutionResult, _Failed))
+            yield _unwrapped(item)
     finally:
         if not finished:
             cancel.set()  # the caller stopped listening: stop the run too
@@ -136,15 +138,10 @@ async def stream_in_task(execute: Callable[..., ExecutionResult], code: str | by
     run = loop.run_in_executor(None, work)
     finished = False
     try:
-        while True:
+        while not finished:
             item = await items.get()
-            if isinstance(item, _Failed):
-                finished = True
-                raise item.error
-            yield item
-            if isinstance(item, ExecutionResult):
-                finished = True
-                return
+            finished = isinstance(item, (ExecutionResult, _Failed))
+            yield _unwrapped(item)
     finally:
         if not finished:
             cancel.set()

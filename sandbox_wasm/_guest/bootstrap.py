@@ -1059,6 +1059,24 @@ def _run_user_code(source, code_object, guard=(None, ""), _atexit=atexit,
     return code
 
 
+def _read_frame(fd, closed, _read=os.read):
+    """A frame the host wrote on `fd` (a tool's or the network's answer): its 8-byte length,
+    then that many bytes; most fit the first read (one host call). Raises `closed` when the
+    channel ends first."""
+    data = _read(fd, 1 << 16)
+    if len(data) < ANSWER_LENGTH_BYTES:
+        raise closed
+    length = int.from_bytes(data[:ANSWER_LENGTH_BYTES], "little")
+    parts, have = [data[ANSWER_LENGTH_BYTES:]], len(data) - ANSWER_LENGTH_BYTES
+    while have < length:
+        chunk = _read(fd, min(length - have, 1 << 22))
+        if not chunk:
+            raise closed
+        parts.append(chunk)
+        have += len(chunk)
+    return b"".join(parts)
+
+
 def _install_tools(manifest, _sys=sys, _read=os.read, _write=os.write, _builtins=builtins):
     """The `tools` module: a stub per host tool (its name, signature and docstring) that
     sends its arguments through the tool channel and returns the host's answer."""
@@ -1072,19 +1090,7 @@ def _install_tools(manifest, _sys=sys, _read=os.read, _write=os.write, _builtins
     raised_as = {name: getattr(_builtins, name) for name in GUEST_TOOL_EXCEPTIONS}
 
     def read_answer():
-        # Most answers fit the first read (one host call): its 8-byte length, then JSON.
-        data = _read(TOOLS_FD, 1 << 16)
-        if len(data) < 8:
-            raise RuntimeError("the tool channel closed")
-        length = int.from_bytes(data[:8], "little")
-        parts, have = [data[8:]], len(data) - 8
-        while have < length:
-            chunk = _read(TOOLS_FD, min(length - have, 1 << 22))
-            if not chunk:
-                raise RuntimeError("the tool channel closed")
-            parts.append(chunk)
-            have += len(chunk)
-        return b"".join(parts)
+        return _read_frame(TOOLS_FD, RuntimeError("the tool channel closed"), _read)
 
     def call(name, args, kwargs):
         try:
@@ -1432,19 +1438,7 @@ def _network_request(method, url, headers, body, timeout, _read=os.read, _write=
         raise PermissionError(
             f"network policy: {method} {url} refused: this run allows no network (the caller "
             "allows hosts with network=)") from None
-    data = _read(NETWORK_FD, 1 << 16)
-    if len(data) < ANSWER_LENGTH_BYTES:
-        raise ConnectionError("the network channel closed")
-    length = int.from_bytes(data[:ANSWER_LENGTH_BYTES], "little")
-    parts, have = [data[ANSWER_LENGTH_BYTES:]], len(data) - ANSWER_LENGTH_BYTES
-    while have < length:
-        chunk = _read(NETWORK_FD, min(length - have, 1 << 22))
-        if not chunk:
-            raise ConnectionError("the network channel closed")
-        parts.append(chunk)
-        have += len(chunk)
-    answer = b"".join(parts)
-    del parts
+    answer = _read_frame(NETWORK_FD, ConnectionError("the network channel closed"), _read)
     meta_length = int.from_bytes(answer[:NETWORK_META_LENGTH_BYTES], "little")
     start = NETWORK_META_LENGTH_BYTES + meta_length
     meta = _loads(answer[NETWORK_META_LENGTH_BYTES:start])

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,13 +12,6 @@ import pytest
 import sandbox_wasm as sw
 
 DATA = "python-data"
-
-
-@pytest.fixture(scope="module")
-def data_box() -> Iterator[sw.Sandbox]:
-    with sw.Sandbox(runtime=DATA) as box:
-        box.warm_up()
-        yield box
 
 
 def test_numpy_and_pandas_are_already_imported(data_box: sw.Sandbox) -> None:

@@ -5,21 +5,12 @@ left open at the end of a run or a session call are saved as PNG files under /ou
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 
-import pytest
 from PIL import Image
 
 import sandbox_wasm as sw
 
 DATA = "python-data"
-
-
-@pytest.fixture(scope="module")
-def data_box() -> Iterator[sw.Sandbox]:
-    with sw.Sandbox(runtime=DATA) as box:
-        box.warm_up()
-        yield box
 
 
 def png_size(data: bytes) -> tuple[int, int]:
