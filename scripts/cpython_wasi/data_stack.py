@@ -736,7 +736,10 @@ def global_definitions(ctx: build.Ctx, files: dict[str, Path]) -> dict[str, dict
     ({owner: archive or object})."""
     defs: dict[str, dict[str, set]] = {}
     for owner, path in files.items():
-        cmd = [LLVM["nm"], "--defined-only", "--extern-only", "--format=posix", str(path)]
+        # The toolchain's own llvm-nm (run() puts its directory first on PATH; this call
+        # reads the output itself, so it names the tool by path).
+        nm = Path(ctx.toolchain_bin) / LLVM["nm"]
+        cmd = [str(nm), "--defined-only", "--extern-only", "--format=posix", str(path)]
         with open(ctx.current_log, "ab") as logf:  # the command is logged, not its output
             logf.write(f"\n$ {shlex.join(cmd)}\n".encode())
         proc = subprocess.run(cmd, capture_output=True, check=False)
