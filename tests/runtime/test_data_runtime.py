@@ -361,3 +361,33 @@ def test_seaborn_pillow_and_the_everyday_packages(data_box: sw.Sandbox) -> None:
         chart.load()
         assert chart.format == "PNG" and chart.size[0] > 100
     assert result.files["p.png"][16:24] == (32).to_bytes(4, "big") + (16).to_bytes(4, "big")
+
+
+#: Model code's fake data: seeded, so the sandbox and native faker must agree value for value;
+#: locales are found by pkgutil.iter_modules over the package's directories (the package
+#: finder's path hook) and the providers import on first use.
+FAKER_SCRIPT = (
+    "import datetime, pkgutil, faker\n"
+    "from faker import Faker\n"
+    "Faker.seed(7)\n"
+    "fake = Faker()\n"
+    "rows = [(fake.name(), fake.email(), fake.date_between_dates(datetime.date(1980, 1, 1),\n"
+    "         datetime.date(2000, 1, 1)).isoformat(),\n"
+    "         fake.city(), fake.pyint(0, 999)) for _ in range(5)]\n"
+    "print(rows)\n"
+    "de = Faker('de_DE'); de.seed_instance(3); print(de.name(), de.postcode())\n"
+    "locales = {name for _, name, is_package in\n"
+    "           pkgutil.iter_modules(faker.providers.address.__path__) if is_package}\n"
+    "print(len(locales) > 50, 'en_US' in locales, 'fr_FR' in locales)\n")
+
+
+def test_faker_makes_the_same_fake_data_as_natively(data_box: sw.Sandbox) -> None:
+    import contextlib
+
+    native = io.StringIO()
+    with contextlib.redirect_stdout(native):
+        exec(FAKER_SCRIPT, {"__name__": "__main__"})
+    result = data_box.execute(FAKER_SCRIPT)
+    assert result.status == "succeeded", result.stderr
+    assert result.stdout == native.getvalue()
+    assert result.stdout.endswith("True True True\n")
