@@ -9,10 +9,16 @@ def _reject_constant(name: str) -> object:
     raise ValueError(f"{name} is not JSON")
 
 
+#: One decoder for every call (json.loads with an option builds a new one each time).
+_STRICT_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+#: What a JSON text can start with (after white space): anything else is not JSON.
+JSON_STARTS = frozenset('{["-0123456789tfn')
+
+
 def loads_strict_json(text: str) -> object:
     """`json.loads` of strict JSON: NaN, Infinity and -Infinity raise ValueError (and, as
     for `json.loads`, nesting too deep for the parser raises RecursionError)."""
-    return json.loads(text, parse_constant=_reject_constant)
+    return _STRICT_DECODER.decode(text)
 
 
 def clean_text(text: str) -> str:

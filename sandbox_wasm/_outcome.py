@@ -19,13 +19,15 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from ._audit.cache import AUDIT_CACHE, AuditKey, KnownAudit
 from ._audit.policy import AuditPolicy
 from ._audit.report import build_report, network_findings
 from ._host.output import GuestOutcome
-from ._json import clean_json_value, clean_text, loads_strict_json
+from ._json import JSON_STARTS, clean_json_value, clean_text, loads_strict_json
 from ._models import (
     MIB,
     STATUS_EXIT_CODES,
+    AuditReport,
     AuditSummary,
     EffectiveLimits,
     ErrorInfo,
@@ -44,10 +46,12 @@ from ._request import audit_budget
 from ._runtimes import javascript
 from ._runtimes.artifacts import RuntimeFile, wasmtime_version
 from ._wire import (
+    KNOWN_ANSWER,
     MAX_ERROR_MESSAGE_CHARS,
     MAX_ERROR_TYPE_CHARS,
     MAX_RUNTIME_FINDINGS,
     MAX_VALUE_REPR_CHARS,
+    answer_is_incomplete,
     decode_error_record,
     decode_value_record,
     parse_audit_answer,
@@ -111,14 +115,25 @@ class ResultBuilder:
     # -- Python: one instance audits, then runs ----------------------------------------
     def from_python_run(
         self, outcome: GuestOutcome, policy: AuditPolicy, tools: Collection[str] = (),
-        network: Sequence[str] | None = None,
+        network: Sequence[str] | None = None, *, known: KnownAudit | None = None,
+        cache_key: AuditKey | None = None,
     ) -> ExecutionResult:
         """The result of an exec run: the guest's audit answer judged with `policy` (the
         same function the guest used), then the user code's outcome if it ran. `tools` are
         the names of the host tools offered, listed in the audit where the source uses them;
         `network`, the rules of the run's network policy (None: no network), named in the
-        audit's network findings."""
-        answer = parse_audit_answer(None if outcome.answer_too_large else outcome.audit_answer)
+        audit's network findings. `known`: the audit cache's answer for this source, which
+        the request told the guest (it answers KNOWN_ANSWER instead of the facts);
+        `cache_key`: where an answer that let the code run is kept (`_audit/cache.py`)."""
+        raw = None if outcome.answer_too_large else outcome.audit_answer
+        if known is not None and raw is not None:
+            if raw != KNOWN_ANSWER:
+                # The guest could not compile what it compiled before: trust neither.
+                error = ErrorInfo(type="InternalError", message="audit decision mismatch")
+                return self.finish("internal_error", error=error)
+            return self._judged(outcome, policy, tools, network, known.answer,
+                                _fresh_report(known.report))
+        answer = parse_audit_answer(raw)
         if answer is None:
             return self._without_audit_answer(outcome)
         if answer.get("audit_error") == "memory":
@@ -129,10 +144,22 @@ class ResultBuilder:
                 f"{self.limits.memory_mb} MiB memory cap",
             )
             return self.finish("memory_exceeded", error=error)
+        report = build_report(policy, answer)
+        if (cache_key is not None and raw is not None and answer.get("ran") is True
+                and report.syntax_valid and report.safety_verdict != "blocked"
+                and not answer_is_incomplete(answer)):
+            AUDIT_CACHE.remember(cache_key, answer, report, len(raw))
+            report = _fresh_report(report)  # the kept one is never the caller's
+        return self._judged(outcome, policy, tools, network, answer, report)
+
+    def _judged(
+        self, outcome: GuestOutcome, policy: AuditPolicy, tools: Collection[str],
+        network: Sequence[str] | None, answer: dict[str, object], report: AuditReport,
+    ) -> ExecutionResult:
+        """The result once the audit's answer is judged (`report`)."""
         if outcome.audit_answer_ms is not None:
             # The user's deadline starts at the audit's answer: report the two apart.
             self.metrics.audit_time_ms = round(outcome.audit_answer_ms, 3)
-        report = build_report(policy, answer)
         self.audit = AuditSummary(
             safety_verdict=report.safety_verdict,
             flagged_calls=report.flagged_calls,
@@ -297,6 +324,15 @@ class ResultBuilder:
         )
 
 
+def _fresh_report(report: AuditReport) -> AuditReport:
+    """A kept report with findings of its own: a result's findings are the caller's to
+    change, never the audit cache's."""
+    if not report.flagged_calls:
+        return report
+    return report.model_copy(update={"flagged_calls": [
+        finding.model_copy() for finding in report.flagged_calls]})
+
+
 def _facts(answer: dict[str, object]) -> list[Sequence[object]]:
     facts = answer.get("facts")
     return facts if isinstance(facts, list) else []
@@ -399,10 +435,11 @@ def extract_result_json(stdout: str) -> object | None:
     text = stdout.strip()
     if not text:
         return None
-    try:
-        return clean_json_value(loads_strict_json(text))
-    except (ValueError, RecursionError):
-        pass
+    if text[0] in JSON_STARTS:  # most output is text: not worth a parse of all of it
+        try:
+            return clean_json_value(loads_strict_json(text))
+        except (ValueError, RecursionError):
+            pass
     for line in reversed(text.splitlines()):
         line = line.strip()
         if not line:

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ._audit.cache import AUDIT_CACHE, audit_key
 from ._audit.policy import (
     DEFAULT_POLICY,
     AuditPolicy,
@@ -313,8 +314,11 @@ class Sandbox(Closeable):
         # (judged by the same function as on the host) allows it.
         policy, line = self.request_policy(policy)
         offered = self.tools if tools is None else build_tools(tools)
+        cache_key = audit_key(program.runtime.sha256, line, policy.name, source)
+        known = AUDIT_CACHE.lookup(cache_key) if cache_key is not None else None
         payload = request_payload(MODE_EXEC, offered, line, source,
-                                  rest=program.runtime.returns_to_rest)
+                                  rest=program.runtime.returns_to_rest,
+                                  known=known is not None)
         fs = new_filesystem(inputs, effective) if program.has_filesystem else None
         outcome = program.run(payload, effective, audit_budget=audit_budget(effective.memory_mb),
                               fs=fs, tools=tool_channel(offered, effective),
@@ -324,7 +328,8 @@ class Sandbox(Closeable):
         if forward is not None:
             forward.raise_error()
         return result.from_python_run(outcome, policy, offered.keys(),
-                                      allowed.summary() if allowed is not None else None)
+                                      allowed.summary() if allowed is not None else None,
+                                      known=known, cache_key=cache_key)
 
     def _execute_javascript(
         self, program: GuestProgram, source: str, limits: Limits, result: ResultBuilder,

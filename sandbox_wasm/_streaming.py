@@ -12,14 +12,16 @@ to stop: nothing runs on behind the caller's back.
 
 from __future__ import annotations
 
-import asyncio
 import queue
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ._errors import InvalidRequestError
 from ._models import ExecutionResult, OutputChunk
+
+if TYPE_CHECKING:
+    import asyncio
 
 #: What the iterators yield: the output's chunks, then the result (always last).
 StreamItem = OutputChunk | ExecutionResult
@@ -121,6 +123,8 @@ async def stream_in_task(execute: Callable[..., ExecutionResult], code: str | by
     the iterator or cancelling the task that reads it interrupts the run."""
     if "on_output" in options:
         raise InvalidRequestError("stream_async() makes its own on_output", field="on_output")
+    import asyncio  # here, not at the top: `import sandbox_wasm` stays fast
+
     cancel = _cancel_event(options)
     loop = asyncio.get_running_loop()
     items: asyncio.Queue[OutputChunk | ExecutionResult | _Failed] = asyncio.Queue()

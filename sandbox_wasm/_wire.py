@@ -38,6 +38,8 @@ from ._guest.bootstrap import (
     BUILTIN_POLICY_LINES,
     ERROR_MARK,
     FINDINGS_MARK,
+    KNOWN_ANSWER,
+    KNOWN_OPTION,
     MAX_ANSWER_BYTES,
     MAX_ERROR_MESSAGE_CHARS,
     MAX_ERROR_RECORD_BYTES,
@@ -61,6 +63,7 @@ from ._guest.bootstrap import (
 
 __all__ = [
     "ANSWER_LENGTH_BYTES", "ERROR_MARK", "FINDINGS_MARK", "IMAGE_POLICY_SUFFIX",
+    "KNOWN_ANSWER",
     "MAX_ANSWER_BYTES", "MAX_ERROR_MESSAGE_CHARS", "MAX_ERROR_RECORD_BYTES",
     "MAX_ERROR_TYPE_CHARS", "MAX_FACTS", "MAX_RUNTIME_FINDINGS", "MAX_VALUE_RECORD_BYTES",
     "MAX_VALUE_REPR_CHARS", "MODE_AUDIT", "MODE_EXEC", "MODE_SESSION", "NETWORK_FD",
@@ -72,11 +75,13 @@ __all__ = [
 
 
 # -- requests ------------------------------------------------------------------------------
-def mode_line(mode: bytes, *, rest: bool, tools: bool) -> bytes:
+def mode_line(mode: bytes, *, rest: bool, tools: bool, known: bool = False) -> bytes:
     """A request's first line: the mode and its options (`rest`: a one-shot request returns
-    to rest instead of ending the process; `tools`: a tools manifest line follows)."""
+    to rest instead of ending the process; `tools`: a tools manifest line follows; `known`:
+    the host holds the source's audit answer, the guest only compiles it)."""
     return b" ".join((mode, *((REST_OPTION,) if rest else ()),
-                      *((TOOLS_OPTION,) if tools else ())))
+                      *((TOOLS_OPTION,) if tools else ()),
+                      *((KNOWN_OPTION,) if known else ())))
 
 
 class ToolLike(Protocol):
@@ -92,10 +97,10 @@ def manifest_line(tools: Mapping[str, ToolLike]) -> bytes:
 
 
 def request_payload(mode: bytes, tools: Mapping[str, ToolLike], policy: bytes, source: str,
-                    *, rest: bool = False) -> bytes:
+                    *, rest: bool = False, known: bool = False) -> bytes:
     """An exec or session request: the mode line (with the tools' manifest line when there
     are tools), the policy line and the source."""
-    head = [mode_line(mode, rest=rest, tools=bool(tools))]
+    head = [mode_line(mode, rest=rest, tools=bool(tools), known=known)]
     if tools:
         head.append(manifest_line(tools))
     return b"\n".join((*head, policy, source.encode("utf-8")))

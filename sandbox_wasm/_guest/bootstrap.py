@@ -158,6 +158,12 @@ TOOLS_OPTION = b"tools"
 #: stderr, as a session request's) instead of ending the process: our runtime's entry
 #: returns then, and the host may reuse the instance once its memory is put back.
 REST_OPTION = b"rest"
+#: The request's option that says the host already knows this source's audit answer
+#: under this policy and runtime (its audit cache, `_audit/cache.py`): an earlier run's
+#: facts, judged by the guest and the host alike, allowed it. The guest then only parses and
+#: compiles it, and answers KNOWN_ANSWER instead of listing the facts again.
+KNOWN_OPTION = b"known"
+KNOWN_ANSWER = b'{"known":true,"ran":true}'
 #: The descriptor of the tool channel (0-2 stdio, 3 the filesystem root): a call is one
 #: write of JSON {"tool", "args", "kwargs"}; its answer, read back, is an 8-byte length and
 #: JSON {"result"} or {"error": {"type", "message"}}.
@@ -634,12 +640,49 @@ def _runtime_guard(event, args, _guard=_GUARD, _watched=_WATCHED_EVENTS):
 
 def _guard_builtins(_builtins=builtins, _getattr=getattr, _setattr=setattr,
                     _delattr=delattr, _hasattr=hasattr, _vars=vars, _import=__import__,
-                    _check=_check_attribute, _guard=_GUARD):
+                    _check=_check_attribute, _guard=_GUARD, _print=print, _str=str,
+                    _sys=sys, _stdio=(sys.stdout, sys.stderr)):
     """The builtins user code runs with: the real ones, with getattr & co. checking the
-    names they are given, and the `exit`/`quit` a normal interpreter's site module adds.
-    The standard library keeps the real builtins (wrapping them there slowed every
-    `getattr` it makes, the audit's own tree walk included); user code that imports
-    `builtins` gets a module of these same functions, so that is no way around them."""
+    names they are given, `print` writing each call in one piece, and the `exit`/`quit` a
+    normal interpreter's site module adds. The standard library keeps the real builtins
+    (wrapping them there slowed every `getattr` it makes, the audit's own tree walk
+    included); user code that imports `builtins` gets a module of these same functions, so
+    that is no way around them."""
+
+    def print(*args, sep=" ", end="\n", file=None, flush=False):
+        # The real print writes each argument, separator and end apart, and our stdout and
+        # stderr are unbuffered (output streams as it is written, and nothing is lost when
+        # a run is cut short): each piece was a host call. To the guest's own streams a
+        # call's text goes in one write; any other file gets the real print.
+        if file is None:
+            file = _sys.stdout
+            if file is None:
+                return None
+        if file is not _stdio[0] and file is not _stdio[1]:
+            return _print(*args, sep=sep, end=end, file=file, flush=flush)
+        if sep is None:
+            sep = " "
+        elif not isinstance(sep, str):
+            raise TypeError(f"sep must be None or a string, not {type(sep).__name__}")
+        if end is None:
+            end = "\n"
+        elif not isinstance(end, str):
+            raise TypeError(f"end must be None or a string, not {type(end).__name__}")
+        parts = []
+        try:
+            for index, arg in enumerate(args):
+                if index:
+                    parts.append(sep)
+                parts.append(_str(arg))
+        except BaseException:
+            if parts:  # what the real print had written before the failing argument
+                file.write("".join(parts))
+            raise
+        parts.append(end)
+        file.write("".join(parts))
+        if flush:
+            file.flush()
+        return None
 
     def getattr(obj, name, *default):
         _check(name, "getattr")
@@ -692,7 +735,7 @@ def _guard_builtins(_builtins=builtins, _getattr=getattr, _setattr=setattr,
     module = type(_builtins)("builtins", _builtins.__doc__)
     guarded = module.__dict__
     guarded.update(_builtins.__dict__)
-    for function in (getattr, setattr, delattr, hasattr, vars, __import__):
+    for function in (getattr, setattr, delattr, hasattr, vars, __import__, print):
         function.__doc__ = _builtins.__dict__[function.__name__].__doc__
         function.__qualname__ = function.__name__
         function.__module__ = "builtins"
@@ -886,7 +929,10 @@ def serve(_exit=os._exit):
     if mode in (MODE_SESSION, MODE_EXEC):
         policy, _, source = rest.partition(b"\n")
         tables = _tables_for(policy)
-        answer, code_object, blocked = _judge(source, tables)
+        if KNOWN_OPTION in options:
+            answer, code_object, blocked = _compile_known(source)
+        else:
+            answer, code_object, blocked = _judge(source, tables)
         _write_answer(answer)
         del answer
         if blocked:
@@ -964,6 +1010,18 @@ def _judge(source, tables):
         return _dumps(answer, separators=(",", ":")).encode(), code_object, blocked
     except MemoryError:
         return b'{"audit_error":"memory","ran":false}', None, True
+
+
+def _compile_known(source):
+    """(audit answer, code object or None, blocked) for a source whose audit answer the host
+    already holds (KNOWN_OPTION): parsed and compiled only. A source that no longer
+    compiles (it cannot: same source, same interpreter) is refused, never run."""
+    import ast as _ast
+
+    try:
+        return KNOWN_ANSWER, _compile_module(_ast.parse(source, "<sandbox>", "exec")), False
+    except (SyntaxError, RecursionError, MemoryError, ValueError):
+        return b'{"known":false,"ran":false}', None, True
 
 
 #: Where a chart the code shows or leaves open goes: the first free name of this pattern.

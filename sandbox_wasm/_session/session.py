@@ -27,6 +27,7 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Literal
 
+from .._audit.cache import AUDIT_CACHE, audit_key
 from .._audit.policy import AuditPolicy, PolicyLike
 from .._errors import InvalidRequestError, SandboxError, SessionClosedError, SnapshotError
 from .._fs.tree import FileCaps, freeze, thaw
@@ -235,7 +236,11 @@ class Session(Closeable):
         inputs = coerce_files(files, effective.max_input_bytes)
         offered = self.tools if tools is None else build_tools(tools)
         allowed = self.network if network is None else resolve_network(network)
-        payload = request_payload(MODE_SESSION, offered, self._policy_line, source)
+        cache_key = audit_key(self._program.runtime.sha256, self._policy_line,
+                              self.policy.name, source)
+        known = AUDIT_CACHE.lookup(cache_key) if cache_key is not None else None
+        payload = request_payload(MODE_SESSION, offered, self._policy_line, source,
+                                  known=known is not None)
         with self._lock:
             self._check_open()
             self._settle()
@@ -276,7 +281,8 @@ class Session(Closeable):
             came_to_rest = _came_to_rest(outcome)
             result = builder.from_python_run(
                 outcome, self.policy, offered.keys(),
-                allowed.summary() if allowed is not None else None)
+                allowed.summary() if allowed is not None else None,
+                known=known, cache_key=cache_key)
             session = self._after_call(came_to_rest)
             self.last_used = time.monotonic()
         if forward is not None:

@@ -49,6 +49,24 @@ CASES = [
         "import hashlib\nprint(hashlib.pbkdf2_hmac('sha256', b'password', b'salt', 1000).hex())\n"
         "print(hashlib.pbkdf2_hmac('sha1', b'pw', b'NaCl', 10, dklen=50).hex())\n",
         id="pbkdf2-hmac"),
+    # The user's print writes a call in one piece to the guest's stdout and stderr; every
+    # form of it reads as the real one.
+    pytest.param(
+        "import sys, io, inspect\nprint('a', 1, None, [2.5], sep='|', end='$\\n')\n"
+        "print(sep=None, end=None)\nprint('x', 'y', sep=None)\nprint()\n"
+        "print('to err', file=sys.stderr, flush=True)\nprint('flushed', flush=True)\n"
+        "class Pieces:\n    def __init__(self):\n        self.writes = []\n"
+        "    def write(self, text):\n        self.writes.append(text)\n"
+        "p = Pieces(); print('a', 'b', file=p); print(p.writes)\n"
+        "buf = io.StringIO(); print(1, 2, file=buf); print(repr(buf.getvalue()))\n"
+        "for bad in ({'sep': 1}, {'end': b'x'}):\n"
+        "    try:\n        print('x', **bad)\n    except TypeError as e:\n        print(e)\n"
+        "class Bad:\n    def __str__(self):\n        raise ValueError('no str')\n"
+        "try:\n    print('before', Bad(), 'after')\nexcept ValueError as e:\n"
+        "    print('|', e)\n"
+        "print(print.__name__, print.__module__, inspect.signature(print))\n"
+        "sys.stdout = io.StringIO(); print('captured'); s = sys.stdout.getvalue()\n"
+        "sys.stdout = sys.__stdout__; print(repr(s))\n", id="print"),
 ]
 
 

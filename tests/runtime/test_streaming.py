@@ -30,8 +30,8 @@ def box() -> Iterator[sw.Sandbox]:
 
 
 def lines_of(chunks: list[sw.OutputChunk]) -> list[tuple[str, str]]:
-    """(stream, line) in the order written: the guest writes a print's text and its
-    newline apart, so chunks are joined per stream up to each newline."""
+    """(stream, line) in the order written: a chunk is one write (a print call is one, a
+    `sys.stderr.write` another), so chunks are joined per stream up to each newline."""
     lines: list[tuple[str, str]] = []
     pending = {"stdout": "", "stderr": ""}
     for chunk in chunks:
@@ -61,9 +61,21 @@ def test_a_chunk_printed_before_a_sleep_arrives_before_the_sleep_ends(box: sw.Sa
         arrived.append((time.monotonic(), item))
     first_at, first = arrived[0]
     end_at, result = arrived[-1]
-    assert isinstance(first, sw.OutputChunk) and first.text == "before"
+    assert isinstance(first, sw.OutputChunk) and first.text == "before\n"
     assert isinstance(result, sw.ExecutionResult) and result.stdout == "before\nafter\n"
     assert end_at - first_at >= 0.9  # it came when printed, not with the result
+
+
+def test_a_print_call_is_one_chunk(box: sw.Sandbox) -> None:
+    """The user's print writes its arguments, separators and end in one piece (one host
+    call) to the guest's stdout and stderr, not one write per piece."""
+    chunks: list[sw.OutputChunk] = []
+    result = box.execute("import sys\nprint('a', 'b', 3, sep='-')\n"
+                         "print('e', 1, file=sys.stderr)\nprint('x', end='')\nprint('y')",
+                         on_output=chunks.append)
+    assert result.status == "succeeded", result.stderr
+    assert [(c.stream, c.text) for c in chunks] == [
+        ("stdout", "a-b-3\n"), ("stderr", "e 1\n"), ("stdout", "x"), ("stdout", "y\n")]
 
 
 def test_output_past_the_cap_is_not_streamed(box: sw.Sandbox) -> None:
@@ -80,7 +92,7 @@ def test_leaving_the_loop_early_interrupts_the_run() -> None:
         started = time.monotonic()
         stream = session.stream("n = 2\nprint('going', flush=True)\nimport time\ntime.sleep(30)")
         for item in stream:
-            assert isinstance(item, sw.OutputChunk) and item.text == "going"
+            assert isinstance(item, sw.OutputChunk) and item.text == "going\n"
             break
         stream.close()  # type: ignore[attr-defined]
         assert time.monotonic() - started < 10
@@ -93,7 +105,7 @@ def test_an_on_output_that_raises_stops_the_run_and_is_raised(box: sw.Sandbox) -
         raise RuntimeError(f"no room for {chunk.text!r}")
 
     started = time.monotonic()
-    with pytest.raises(RuntimeError, match="no room for 'tick'"):
+    with pytest.raises(RuntimeError, match="no room for 'tick\\\\n'"):
         box.execute("while True:\n    print('tick')", on_output=refuse, timeout_ms=20_000)
     assert time.monotonic() - started < 10
 
