@@ -57,6 +57,13 @@ _ERRORS_BY_NAME: dict[str, type[SandboxError]] = {
 }
 
 
+def package_parent_dir() -> Path:
+    """The directory holding the sandbox_wasm package, which a worker puts on sys.path (this
+    file is sandbox_wasm/batch/_local.py). The package's own directory there would make its
+    _json.py shadow the standard library's C accelerator `_json` in every worker."""
+    return Path(__file__).resolve().parents[2]
+
+
 class _ReplyFrame(BaseModel):
     """A worker's answer frame, encoded and parsed by pydantic-core in one step (a dict
     through `json` and then validated cost the driver ~3x more per request)."""
@@ -230,7 +237,7 @@ class LocalPool:
             self._watchdog.start()
 
     def _spawn(self) -> _Worker:
-        package_parent = str(Path(__file__).resolve().parent.parent)
+        package_parent = str(package_parent_dir())
         process = subprocess.Popen(
             [sys.executable, "-c", _WORKER_BOOT.format(path=package_parent)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE,

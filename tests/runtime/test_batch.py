@@ -509,3 +509,17 @@ def test_cli_on_ray_cluster_by_address(ray_cluster: str, tmp_path: Path) -> None
                      "--ray-address", ray_cluster)
     assert done.returncode == 0, done.stderr
     assert {r["id"]: r["status"] for r in read_jsonl(out)} == SAMPLE_STATUSES
+
+
+def test_a_worker_puts_the_package_s_parent_on_its_path_not_the_package() -> None:
+    """With the package's own directory on sys.path, its _json.py shadowed the standard
+    library's C accelerator `_json` in every worker (json fell back to pure Python)."""
+    from sandbox_wasm.batch._local import _WORKER_BOOT, package_parent_dir
+
+    parent = package_parent_dir()
+    assert (parent / "sandbox_wasm" / "__init__.py").is_file()
+    probe = _WORKER_BOOT.split("from sandbox_wasm")[0].format(path=str(parent)) + (
+        "import json.scanner, sandbox_wasm; print(json.scanner.c_make_scanner is not None)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True, timeout=60)
+    assert done.stdout == "True\n"
