@@ -26,7 +26,7 @@ import io
 import mmap
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import wasmtime
@@ -74,21 +74,32 @@ class MemoryState:
 
 def capture(
     memory: wasmtime.Memory, store: wasmtime.Store, fresh_image: Callable[[], bytes],
-    *, stack_top: int = 0,
-) -> MemoryState:
-    """The state of `memory` now, at rest, leaving out the C stack below `stack_top`.
-    `fresh_image` gives a fresh instance's memory, which is only needed (once per runtime)
-    where pagemap is not available."""
+    *, stack_top: int = 0, written: Sequence[tuple[int, int]] | None = None,
+) -> tuple[MemoryState, list[tuple[int, int]] | None]:
+    """The state of `memory` now, at rest, leaving out the C stack below `stack_top`, and
+    the (start, end) offsets of the pages pagemap reports written (None where it cannot
+    tell). `written`: those of an earlier capture of the same memory, still exact when the
+    thread that ran the guest took no page fault since (`thread_faults`; see MemoryReset):
+    pagemap is then not read again. `fresh_image` gives a fresh instance's memory, which
+    is only needed (once per runtime) where pagemap is not available."""
     size = memory.data_len(store)
-    base = stack_top - stack_top % OS_PAGE if 0 < stack_top < size else 0
     address = memory_address(memory, store)
-    ranges = written_ranges(address + base, size - base)
+    ranges = list(written) if written is not None and (
+        not written or written[-1][1] <= size) else None
     if ranges is None:
-        ranges = _differing_ranges(address + base, size - base, fresh_image()[base:])
+        base = stack_top - stack_top % OS_PAGE if 0 < stack_top < size else 0
+        found = written_ranges(address + base, size - base)
+        if found is not None:
+            ranges = [(base + start, base + end) for start, end in found]
+        else:
+            differing = _differing_ranges(address + base, size - base, fresh_image()[base:])
+            return MemoryState(size, tuple(
+                (base + start, ctypes.string_at(address + base + start, end - start))
+                for start, end in differing
+            )), None
     return MemoryState(size, tuple(
-        (base + start, ctypes.string_at(address + base + start, end - start))
-        for start, end in ranges
-    ))
+        (start, ctypes.string_at(address + start, end - start)) for start, end in ranges
+    )), ranges
 
 
 def apply(state: MemoryState, memory: wasmtime.Memory, store: wasmtime.Store) -> None:

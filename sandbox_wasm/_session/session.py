@@ -31,7 +31,7 @@ from .._audit.cache import AUDIT_CACHE, audit_key
 from .._audit.policy import AuditPolicy, PolicyLike
 from .._errors import InvalidRequestError, SandboxError, SessionClosedError, SnapshotError
 from .._fs.tree import FileCaps, freeze, thaw
-from .._host.memory import MemoryStateError, apply, capture
+from .._host.memory import MemoryStateError, apply, capture, thread_faults
 from .._host.output import GuestOutcome
 from .._host.program import LiveInstance
 from .._lifetime import Closeable
@@ -140,7 +140,10 @@ class Session(Closeable):
         self._running: threading.Event | None = None
         self._checkpoint: SessionState | None = None
         #: The checkpoint of the last call, still being taken in the background.
-        self._pending: concurrent.futures.Future[SessionState] | None = None
+        self._pending: tuple[concurrent.futures.Future[SessionState], bool] | None = None
+        #: The pages of the instance's memory pagemap reported written at the last
+        #: checkpoint (None: unknown); reused while no call took a page fault.
+        self._written: list[tuple[int, int]] | None = None
         self._instance = self._new_instance(_image.state if _image else None)
         if _image is not None:
             self.calls = _image.calls
@@ -178,8 +181,15 @@ class Session(Closeable):
         """Wait for the checkpoint being taken in the background (every use of the
         instance does this first: the checkpoint reads it)."""
         pending, self._pending = self._pending, None
-        if pending is not None:
-            self._checkpoint = pending.result()
+        if pending is None:
+            return
+        future, same_pages = pending
+        if future.cancel():
+            # Not started yet (a call right after the last): taking it here is quicker than
+            # waiting for the checkpoint thread to get the interpreter.
+            self._checkpoint = self._capture(same_pages=same_pages)
+        else:
+            self._checkpoint = future.result()
 
     def release(self) -> None:
         """Free the instance at interpreter exit, before wasmtime's own teardown (without
@@ -270,6 +280,7 @@ class Session(Closeable):
             builder = ResultBuilder("python", effective, self._program.runtime)
             self._running = cancel if cancel is not None else threading.Event()
             forward = None if on_output is None else OutputForwarder(on_output, self._running)
+            faults = thread_faults()
             try:
                 outcome = self._instance.call(
                     payload, effective, audit_budget=audit_budget(effective.memory_mb),
@@ -278,12 +289,16 @@ class Session(Closeable):
                 )
             finally:
                 self._running = None
+            # A page of the guest's memory becomes written only through a fault of the
+            # thread writing it, and the guest and the host calls writing its memory run on
+            # this one: without a fault the checkpoint's pages are the last one's.
+            same_pages = faults is not None and thread_faults() == faults
             came_to_rest = _came_to_rest(outcome)
             result = builder.from_python_run(
                 outcome, self.policy, offered.keys(),
                 allowed.summary() if allowed is not None else None,
                 known=known, cache_key=cache_key)
-            session = self._after_call(came_to_rest)
+            session = self._after_call(came_to_rest, same_pages=same_pages)
             self.last_used = time.monotonic()
         if forward is not None:
             forward.raise_error()
@@ -315,12 +330,14 @@ class Session(Closeable):
         running.set()
         return True
 
-    def _after_call(self, came_to_rest: bool) -> SessionCall:
+    def _after_call(self, came_to_rest: bool, *, same_pages: bool = False) -> SessionCall:
         """Keep the state the call left (checkpointing it), or put back the one before.
 
         The checkpoint is taken in the background while the result goes back to the caller
         (an agent's next call usually comes much later); whatever uses the instance next
-        waits for it first (`_settle`)."""
+        waits for it first, or takes it itself if the checkpoint thread has not started on
+        it yet (`_settle`). A call that took no page fault left the written pages as they
+        were: its checkpoint copies them without reading pagemap (`capture`)."""
         rolled_back = False
         if not came_to_rest:
             if self._checkpoint is not None:
@@ -341,7 +358,8 @@ class Session(Closeable):
         if not self._closed and self._instance.memory is not None:
             memory_bytes = self._instance.memory.data_len(self._instance.store)
         if came_to_rest and self.on_trap == "rollback":
-            self._pending = _checkpointer.submit(self._capture)
+            self._pending = (_checkpointer.submit(self._capture, same_pages=same_pages),
+                             same_pages)
         return SessionCall(id=self.id, call=self.calls, rolled_back=rolled_back,
                            closed=self._closed, memory_bytes=memory_bytes)
 
@@ -353,6 +371,7 @@ class Session(Closeable):
         except ValueError as error:
             raise SnapshotError(f"session snapshot holds an unusable filesystem ({error})") \
                 from None
+        self._written = None  # a new instance: its written pages are not known yet
         instance = LiveInstance(self._program, self.limits.memory_mb * MIB,
                                 self._program.argv, fs=fs)
         try:
@@ -368,14 +387,16 @@ class Session(Closeable):
             raise SandboxError(f"the session's instance could not start: {error}") from None
         return instance
 
-    def _capture(self) -> SessionState:
+    def _capture(self, *, same_pages: bool = False) -> SessionState:
+        """The session's state now (`same_pages`: no page of its memory became written
+        since the last capture, whose pages are then copied again without asking pagemap)."""
         memory, fs = self._instance.memory, self._instance.fs
         assert memory is not None and fs is not None
-        return SessionState(
-            capture(memory, self._instance.store, self._program.fresh_image,
-                    stack_top=self._program.stack_top),
-            freeze(fs),
-        )
+        state, self._written = capture(
+            memory, self._instance.store, self._program.fresh_image,
+            stack_top=self._program.stack_top,
+            written=self._written if same_pages else None)
+        return SessionState(state, freeze(fs))
 
     # -- snapshots -----------------------------------------------------------------------
     def snapshot(self, *, key: bytes | None = None) -> bytes:

@@ -133,6 +133,42 @@ def test_a_deadline_rolls_back_to_the_state_before_the_call(session: sw.Session)
     assert after.stdout == "41 100000\n" and not after.session.rolled_back  # type: ignore[union-attr]
 
 
+def test_checkpoints_without_new_pages_skip_pagemap_and_still_roll_back_exactly(
+    session: sw.Session, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A call that writes only pages already written takes no page fault: its checkpoint
+    copies the last one's pages without reading pagemap again. Whatever the mix of such
+    calls, calls that reach new pages, and traps, a rollback gives the state before the
+    trapping call, byte for byte as the program sees it."""
+    from sandbox_wasm._host import memory
+
+    reads: list[int] = []
+    real = memory.written_ranges
+
+    def counted(address: int, size: int) -> list[tuple[int, int]] | None:
+        reads.append(size)
+        return real(address, size)
+
+    monkeypatch.setattr(memory, "written_ranges", counted)
+    run(session, "x = 0\nblob = b''")
+    for _ in range(30):
+        run(session, "x += 1")
+    session._settle()  # type: ignore[attr-defined]
+    assert len(reads) < 30  # most of the 30 checkpoints reused the pages they knew
+    grown = run(session, "blob = bytes(range(256)) * 20_000\nx += 1")  # 5 MB of new pages
+    assert grown.status == "succeeded"
+    trapped = run(session, "x = -1\nblob = b'gone'\nwhile True: pass", timeout_ms=200)
+    assert trapped.status == "timeout" and trapped.session.rolled_back  # type: ignore[union-attr]
+    after = run(session, "import hashlib\nprint(x, len(blob), hashlib.sha256(blob).hexdigest())")
+    expected = hashlib.sha256(bytes(range(256)) * 20_000).hexdigest()
+    assert after.stdout == f"31 5120000 {expected}\n"
+    for _ in range(5):
+        run(session, "x += 1")
+    trapped = run(session, "x = -1\nwhile True: pass", timeout_ms=200)
+    assert trapped.session.rolled_back  # type: ignore[union-attr]
+    assert run(session, "print(x, len(blob))").stdout == "36 5120000\n"
+
+
 def test_fuel_exhaustion_rolls_back(session: sw.Session) -> None:
     run(session, "x = 1")
     result = run(session, "x = 2\nwhile True: x += 1", limits={"fuel": 5_000_000,
