@@ -1338,7 +1338,7 @@ def _reseed_random_on_first_use(random_module):
 WORKING_DIRECTORY = "/output"
 
 
-def _start_run(_chdir=os.chdir, _modules=sys.modules):
+def _start_run(_chdir=os.chdir, _getcwd=os.getcwd, _modules=sys.modules):
     """What a run (or a session's first call) starts with: the working directory, numpy's
     global generator seeded from the host's entropy, and dateutil's idea of this year. The
     data runtime imports numpy and pandas in its snapshot, under the snapshot's fixed clock
@@ -1346,8 +1346,9 @@ def _start_run(_chdir=os.chdir, _modules=sys.modules):
     pandas' sample() (generators made by np.random.default_rng() draw fresh entropy
     themselves), and dateutil's default parser, which pandas uses, would read two-digit years
     as around 1970 ('20/12/21' as 1921)."""
-    with contextlib.suppress(OSError):  # a runtime without the in-memory tree keeps "/"
-        _chdir(WORKING_DIRECTORY)
+    if _getcwd() != WORKING_DIRECTORY:  # our snapshot starts there (sandbox_entry.c)
+        with contextlib.suppress(OSError):  # a runtime without the in-memory tree keeps "/"
+            _chdir(WORKING_DIRECTORY)
     mtrand = _modules.get("numpy.random.mtrand")
     if mtrand is not None:
         mtrand._rand.seed()

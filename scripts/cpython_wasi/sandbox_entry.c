@@ -87,6 +87,14 @@ __attribute__((constructor)) static void sandbox_mark_ctors(void) { sandbox_ctor
 /* wasi-libc: forget the preopened directories (of the init run). */
 void __wasilibc_reset_preopens(void);
 
+/* wasi-libc's working directory, a path string that relative paths are resolved against
+ * (chdir() stats the directory through the preopens, then sets it). The snapshot starts in
+ * the guest's working directory (WORKING_DIRECTORY of sandbox_wasm/_guest/bootstrap.py), so
+ * that a run need not chdir there: that took a stat and the scan of the preopens, four host
+ * calls, in every run, file operations or not. */
+extern char *__wasilibc_cwd;
+#define SANDBOX_WORKING_DIRECTORY "/output"
+
 static void fail(const char *what) {
     fprintf(stderr, "sandbox_init: %s\n", what);
     fflush(stderr);
@@ -340,6 +348,7 @@ __attribute__((export_name("sandbox_init"))) void sandbox_init(void) {
 
     /* Nothing of the init run's filesystem survives into the snapshot. */
     __wasilibc_reset_preopens();
+    __wasilibc_cwd = SANDBOX_WORKING_DIRECTORY;
     sandbox_in_init = 0;
 }
 
