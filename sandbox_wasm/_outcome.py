@@ -126,14 +126,14 @@ class ResultBuilder:
         the request told the guest (it answers KNOWN_ANSWER instead of the facts);
         `cache_key`: where an answer that let the code run is kept (`_audit/cache.py`)."""
         raw = None if outcome.answer_too_large else outcome.audit_answer
-        if known is not None and raw is not None:
+        answer = parse_audit_answer(raw)
+        if known is not None and answer is not None and "audit_error" not in answer:
             if raw != KNOWN_ANSWER:
                 # The guest could not compile what it compiled before: trust neither.
                 error = ErrorInfo(type="InternalError", message="audit decision mismatch")
                 return self.finish("internal_error", error=error)
             return self._judged(outcome, policy, tools, network, known.answer,
                                 _fresh_report(known.report))
-        answer = parse_audit_answer(raw)
         if answer is None:
             return self._without_audit_answer(outcome)
         if answer.get("audit_error") == "memory":

@@ -1014,13 +1014,19 @@ def _judge(source, tables):
 
 def _compile_known(source):
     """(audit answer, code object or None, blocked) for a source whose audit answer the host
-    already holds (KNOWN_OPTION): parsed and compiled only. A source that no longer
-    compiles (it cannot: same source, same interpreter) is refused, never run."""
+    already holds (KNOWN_OPTION): parsed and compiled only. Parsing it may run out of this
+    run's memory cap (the cache's key has no cap in it): that is answered as `_judge`
+    answers it. A source that no longer compiles (it cannot: same source, same
+    interpreter) is refused, never run."""
     import ast as _ast
 
     try:
         return KNOWN_ANSWER, _compile_module(_ast.parse(source, "<sandbox>", "exec")), False
-    except (SyntaxError, RecursionError, MemoryError, ValueError):
+    except MemoryError as exc:
+        if "too complex" in str(exc):
+            return b'{"known":false,"ran":false}', None, True
+        return b'{"audit_error":"memory","ran":false}', None, True
+    except (SyntaxError, RecursionError, ValueError):
         return b'{"known":false,"ran":false}', None, True
 
 

@@ -122,3 +122,16 @@ def test_the_cache_keeps_to_its_budget() -> None:
     small.remember(("rt", b"line", "p", "x"), {"facts": []}, report, 10 * 2**20)
     small.remember(("rt", b"line", "p", "y" * 10_000), {"facts": []}, report, 10)
     assert len(small) == 0 and small.stored_bytes == 0
+
+
+def test_a_kept_source_that_no_longer_fits_the_memory_cap_says_so() -> None:
+    """The key has no memory cap in it: a source kept at the default cap and run again at
+    the smallest one may run out of memory while the guest parses it. That is reported as
+    on a first run (the audit needs more than the cap), never as a mismatch."""
+    box = sw.Sandbox(limits=sw.Limits(max_source_bytes=1 << 20))
+    source = "x = 1\n" * 20_000 + "print(x)\n"
+    assert box.execute(source).stdout == "1\n"
+    assert len(AUDIT_CACHE) == 1
+    small = box.execute(source, memory_mb=32)
+    assert small.status in ("failed", "memory_exceeded"), small.error
+    assert small.error is not None and small.error.type != "InternalError"
