@@ -735,6 +735,7 @@ def _guard_builtins(_builtins=builtins, _getattr=getattr, _setattr=setattr,
     module = type(_builtins)("builtins", _builtins.__doc__)
     guarded = module.__dict__
     guarded.update(_builtins.__dict__)
+    _RUNNER_CODE.add(print.__code__)  # as the real print, it shows in no traceback
     for function in (getattr, setattr, delattr, hasattr, vars, __import__, print):
         function.__doc__ = _builtins.__dict__[function.__name__].__doc__
         function.__qualname__ = function.__name__
@@ -856,16 +857,31 @@ _RUNNER_CODE = set()
 
 
 def _user_traceback(tb, _runner=_RUNNER_CODE):
-    """`tb` without the frames of the bootstrap's runners (the user's frames, relinked)."""
-    kept = []
-    while tb is not None:
-        if tb.tb_frame.f_code not in _runner:
-            kept.append(tb)
+    """`tb` without the frames of the bootstrap's runners. They come first (a runner calls
+    the user's code), and are skipped without allocating anything: a MemoryError a million
+    frames deep is reported as it is. A runner frame further in (the user's `print`
+    writing a value whose __str__ raised) is left out by relinking the user's frames, when
+    there is memory for it."""
+    while tb is not None and tb.tb_frame.f_code in _runner:
         tb = tb.tb_next
-    relinked = None
-    for entry in reversed(kept):
-        relinked = type(entry)(relinked, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
-    return relinked
+    entry = tb
+    while entry is not None and entry.tb_frame.f_code not in _runner:
+        entry = entry.tb_next
+    if entry is None:
+        return tb
+    try:
+        kept = []
+        entry = tb
+        while entry is not None:
+            if entry.tb_frame.f_code not in _runner:
+                kept.append(entry)
+            entry = entry.tb_next
+        relinked = None
+        for entry in reversed(kept):
+            relinked = type(entry)(relinked, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+        return relinked
+    except MemoryError:
+        return tb
 
 
 def _report(exc, _write=os.write, _user_traceback=_user_traceback):
@@ -1360,9 +1376,8 @@ def _start_run(_chdir=os.chdir, _getcwd=os.getcwd, _urandom=os.urandom, _modules
         # 128 bits of host entropy, as seed() draws, but given to MT19937's own seeding by
         # array (init_by_array): seed() spreads them through a SeedSequence first, which
         # took ~0.28 ms of every run; this ~0.02 ms.
-        from numpy import frombuffer, uint32
-
-        mtrand._rand.seed(frombuffer(_urandom(16), dtype=uint32))
+        numpy = _modules["numpy"]
+        mtrand._rand.seed(numpy.frombuffer(_urandom(16), dtype=numpy.uint32))
     dateutil_parser = _modules.get("dateutil.parser._parser")
     if dateutil_parser is not None:
         from time import localtime

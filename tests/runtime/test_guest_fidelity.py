@@ -109,3 +109,20 @@ def test_writes_in_the_working_directory_count_against_the_caps(box: sw.Sandbox)
     assert result.status == "failed" and result.error is not None
     assert result.error.type == "OSError" and "File too large" in result.error.message
     assert result.files_dropped and "/output/big.bin" in result.files_dropped[0]
+
+
+def test_a_print_that_fails_shows_no_frame_of_its_own(box: sw.Sandbox) -> None:
+    """The real print is C: a traceback through it shows the caller and the failing
+    __str__, never a frame of print itself. So does ours."""
+    code = ("class Bad:\n    def __str__(self):\n        raise ValueError('no str')\n"
+            "print('x', Bad())\n")
+    result = box.execute(code)
+    assert result.status == "failed" and result.stdout == "x "
+    assert result.stderr.splitlines()[-1] == "ValueError: no str"
+    assert "in print" not in result.stderr and "in __str__" in result.stderr
+    native = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=60)
+    assert native.stdout == "x "
+    assert [line for line in result.stderr.splitlines() if line.startswith("  File")] == [
+        line.replace(' "<string>"', ' "<sandbox>"') for line in native.stderr.splitlines()
+        if line.startswith("  File")]

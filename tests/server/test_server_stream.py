@@ -45,9 +45,9 @@ def test_output_arrives_as_it_is_written_then_the_result(server: LiveServer) -> 
     texts = [(name, data["text"]) for _, name, data in received[:-1]]  # type: ignore[index]
     assert "".join(t for n, t in texts if n == "stdout") == "before\nafter\n"
     assert "".join(t for n, t in texts if n == "stderr") == "warn\n"
-    assert texts.index(("stderr", "warn\n")) < texts.index(("stdout", "after"))
+    assert texts.index(("stderr", "warn\n")) < texts.index(("stdout", "after\n"))
     first_at, result_at = received[0][0], received[-1][0]
-    assert received[0][1:] == ("stdout", {"text": "before"})
+    assert received[0][1:] == ("stdout", {"text": "before\n"})  # a print is one event
     assert result_at - first_at >= 0.9  # sent when printed, not with the result
     result = sw.ExecutionResult.model_validate(received[-1][2])
     assert result.status == "succeeded" and result.stdout == "before\nafter\n"
