@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ._audit.cache import AUDIT_CACHE, audit_key
+from ._audit.cache import look_up
 from ._audit.policy import (
     DEFAULT_POLICY,
     AuditPolicy,
@@ -314,8 +314,7 @@ class Sandbox(Closeable):
         # (judged by the same function as on the host) allows it.
         policy, line = self.request_policy(policy)
         offered = self.tools if tools is None else build_tools(tools)
-        cache_key = audit_key(program.runtime.sha256, line, policy.name, source)
-        known = AUDIT_CACHE.lookup(cache_key) if cache_key is not None else None
+        cache_key, known = look_up(program.runtime.sha256, line, policy.name, source)
         payload = request_payload(MODE_EXEC, offered, line, source,
                                   rest=program.runtime.returns_to_rest,
                                   known=known is not None)

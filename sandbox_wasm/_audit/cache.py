@@ -106,9 +106,11 @@ class AuditCache:
 AUDIT_CACHE = AuditCache()
 
 
-def audit_key(runtime_sha256: str, policy_line: bytes, policy_name: str,
-              source: str) -> AuditKey | None:
-    """The cache key of a run, or None when the cache is off."""
+def look_up(runtime_sha256: str, policy_line: bytes, policy_name: str,
+            source: str) -> tuple[AuditKey | None, KnownAudit | None]:
+    """A run's cache key (None when the cache is off) and the audit kept under it (None: not
+    kept; the run's answer is then judged and, if it qualifies, kept under the key)."""
     if not ENABLED:
-        return None
-    return (runtime_sha256, policy_line, policy_name, source)
+        return None, None
+    key = (runtime_sha256, policy_line, policy_name, source)
+    return key, AUDIT_CACHE.lookup(key)

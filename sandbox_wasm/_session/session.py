@@ -27,7 +27,7 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Literal
 
-from .._audit.cache import AUDIT_CACHE, audit_key
+from .._audit.cache import look_up
 from .._audit.policy import AuditPolicy, PolicyLike
 from .._errors import InvalidRequestError, SandboxError, SessionClosedError, SnapshotError
 from .._fs.tree import FileCaps, freeze, thaw
@@ -246,9 +246,8 @@ class Session(Closeable):
         inputs = coerce_files(files, effective.max_input_bytes)
         offered = self.tools if tools is None else build_tools(tools)
         allowed = self.network if network is None else resolve_network(network)
-        cache_key = audit_key(self._program.runtime.sha256, self._policy_line,
-                              self.policy.name, source)
-        known = AUDIT_CACHE.lookup(cache_key) if cache_key is not None else None
+        cache_key, known = look_up(self._program.runtime.sha256, self._policy_line,
+                                   self.policy.name, source)
         payload = request_payload(MODE_SESSION, offered, self._policy_line, source,
                                   known=known is not None)
         with self._lock:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import sandbox_wasm as sw
-from sandbox_wasm._audit.cache import AUDIT_CACHE, MAX_ENTRIES, audit_key
+from sandbox_wasm._audit.cache import AUDIT_CACHE, MAX_ENTRIES
 from sandbox_wasm._models import AuditReport
 from sandbox_wasm._wire import policy_line
 
@@ -53,9 +53,8 @@ def test_a_kept_answer_the_guest_cannot_stand_behind_runs_nothing() -> None:
     runs, nothing is trusted."""
     box = sw.Sandbox()
     source = "print('before')\ndef broken(:\n    pass"
-    key = audit_key(box.runtime_info.sha256, policy_line(sw.BALANCED_POLICY),
-                    sw.BALANCED_POLICY.name, source)
-    assert key is not None
+    key = (box.runtime_info.sha256, policy_line(sw.BALANCED_POLICY), sw.BALANCED_POLICY.name,
+           source)
     report = AuditReport(syntax_valid=True, safety_verdict="safe", policy="balanced")
     AUDIT_CACHE.remember(key, {"facts": [], "ran": True}, report, 30)
     result = box.execute(source)
