@@ -1034,6 +1034,11 @@ import plot_stack  # noqa: E402
 
 DATA_INPUTS.update(plot_stack.PLOT_INPUTS)
 STAGES[STAGES.index("data-link"):STAGES.index("data-link")] = plot_stack.STAGES
+# The scientific stack's stages (OpenBLAS, scipy), on top of the plotting stack's tools.
+import sci_stack  # noqa: E402
+
+DATA_INPUTS.update(sci_stack.SCI_INPUTS)
+STAGES[STAGES.index("data-link"):STAGES.index("data-link")] = sci_stack.STAGES
 
 STAGE_FUNCS = {
     "cxx": stage_cxx,
@@ -1042,6 +1047,7 @@ STAGE_FUNCS = {
     "data-link": stage_data_link,
     "data-site": stage_data_site,
     **{name: spec["func"] for name, spec in plot_stack.STAGE_SPECS.items()},
+    **{name: spec["func"] for name, spec in sci_stack.STAGE_SPECS.items()},
 }
 
 
@@ -1075,6 +1081,7 @@ STAGE_SPECS = {
                  collect_extensions, copy_archive, mangle),
         settings=lambda: [PANDAS_MESON_OPTIONS, EXT_SUFFIX], pins=DATA_INPUTS),
     **plot_stack.STAGE_SPECS,
+    **sci_stack.STAGE_SPECS,
     "data-link": dict(
         func=stage_data_link, needs=("sdk", "cross", "cxx", *EXT_STAGES, *LIB_STAGES),
         files=("sandbox_entry.c", "data/dup_allow.txt"),
