@@ -17,13 +17,15 @@ HERE = Path(__file__).resolve().parent
 RECIPE_FILES = [
     # The recipe (the stages' keys cover these files) and its installer.
     *(f"scripts/cpython_wasi/{name}" for name in (
-        "build.sh", "build.py", "data_stack.py", "plot_stack.py", "sandbox_entry.c",
+        "build.sh", "build.py", "data_stack.py", "plot_stack.py", "sci_stack.py",
+        "sandbox_entry.c",
         "stdlib_finder.py",
         "make_stdlib_blob.py", "install.py",
     )),
-    # The data runtime's patches, compiler wrapper and tables (kept in _recipe/data/).
+    # The data runtime's patches, compiler wrapper, tables and C/C++ stand-ins (kept in
+    # _recipe/data/, data/wasi-include/ included).
     *(str(path.relative_to(HERE)) for path in sorted(
-        (HERE / "scripts" / "cpython_wasi" / "data").iterdir()) if path.is_file()),
+        (HERE / "scripts" / "cpython_wasi" / "data").rglob("*")) if path.is_file()),
 ]
 
 

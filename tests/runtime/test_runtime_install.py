@@ -28,7 +28,8 @@ from sandbox_wasm.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 RECIPE = ["build.sh", "build.py", "sandbox_entry.c", "stdlib_finder.py", "make_stdlib_blob.py",
-          "install.py"]
+          "install.py", "data_stack.py", "plot_stack.py", "sci_stack.py",
+          "data/wasi-include/mutex"]
 
 
 def _run(cmd: list[str | Path], *, env: dict[str, str], cwd: Path,
