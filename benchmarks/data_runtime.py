@@ -5,15 +5,16 @@ against native numpy/pandas of the same versions, in one run.
 
 - fresh-run latency (p50/p95 of whole `execute()` calls, instance reuse on as in production):
   `print('hi')` on both runtimes, and on the data runtime issue 30's pandas one-liner and
-  issue 31's line chart saved to PNG;
+  issue 31's line chart saved to PNG, scipy minimisation and scikit-learn regression;
 - data work timed inside one execution (best of several repetitions, fuel and epoch
   interruption on) and the same code timed natively: a 100k-row groupby/aggregate, a
-  300x300 matmul + solve, a line chart to PNG, a CSV round trip; ratio = sandbox / native;
+  300x300 matmul + solve, a line chart to PNG, a scipy minimize, a LinearRegression fit, a
+  CSV round trip; ratio = sandbox / native;
 - the data runtime's snapshot size, memory floor, and the host memory an idle session holds.
 
-The native baseline is an interpreter with numpy 2.4.6, pandas 3.0.6 and matplotlib 3.10.9
-(--native; default: the data corpus's recording venv, tests/runtime/data_corpus/record.py makes
-it). Prints a table and
+The native baseline is an interpreter with numpy 2.4.6, pandas 3.0.6, matplotlib 3.10.9,
+scipy 1.18.1 and scikit-learn 1.9.1 (--native; default: the data corpus's recording venv,
+which tests/runtime/data_corpus/record.py makes, plus scikit-learn). Prints a table and
 writes benchmarks/results/data_runtime.json.
 """
 
@@ -41,6 +42,16 @@ LINE_CHART = (
     "fig, ax = plt.subplots(figsize=(4, 3))\n"
     "ax.plot([1, 2, 3, 4], [3, 1, 4, 1], label='sales'); ax.set_title('Sales')\n"
     "ax.set_xlabel('month'); ax.legend()\nfig.savefig('chart.png'); plt.close(fig)\n")
+#: Issue 31's scipy and scikit-learn runs: a small minimisation, a regression on 1k rows.
+SCIPY_MINIMIZE = (
+    "from scipy.optimize import minimize\n"
+    "r = minimize(lambda x: (x[0] - 1) ** 2 + (x[1] + 2) ** 2 + x[0] * x[1], [0.0, 0.0])\n"
+    "print(r.x.round(3))\n")
+LINEAR_REGRESSION = (
+    "import numpy as np\nfrom sklearn.linear_model import LinearRegression\n"
+    "rng = np.random.default_rng(0)\nX = rng.random((1000, 3))\n"
+    "y = X @ np.array([1.0, 2.0, 3.0]) + 0.5 + rng.normal(scale=0.1, size=1000)\n"
+    "print(LinearRegression().fit(X, y).coef_.round(2))\n")
 
 CASES: dict[str, str] = {
     "groupby 100k rows": (
@@ -65,6 +76,18 @@ CASES: dict[str, str] = {
         "    ax.plot([1, 2, 3, 4], [3, 1, 4, 1], label='sales'); ax.set_title('Sales')\n"
         "    ax.set_xlabel('month'); ax.legend()\n"
         "    fig.savefig(io.BytesIO(), format='png'); plt.close(fig)\n"
+    ),
+    "scipy minimize (BFGS, 2-d)": (
+        "from scipy.optimize import minimize\n"
+        "def work():\n"
+        "    minimize(lambda x: (x[0] - 1) ** 2 + (x[1] + 2) ** 2 + x[0] * x[1], [0.0, 0.0])\n"
+    ),
+    "LinearRegression fit 1k rows": (
+        "import numpy as np\nfrom sklearn.linear_model import LinearRegression\n"
+        "rng = np.random.default_rng(0)\nX = rng.random((1000, 3))\n"
+        "y = X @ np.array([1.0, 2.0, 3.0]) + 0.5\n"
+        "def work():\n"
+        "    LinearRegression().fit(X, y)\n"
     ),
     "csv round trip 20k rows": (
         "import io, numpy as np, pandas as pd\n"
@@ -129,6 +152,9 @@ def main() -> int:
             "data print('hi')": latency(data, "print('hi')", samples),
             "data pandas one-liner": latency(data, PANDAS_ONE_LINER, samples),
             "data line chart to PNG": latency(data, LINE_CHART, max(20, samples // 10)),
+            "data scipy minimize": latency(data, SCIPY_MINIMIZE, max(20, samples // 10)),
+            "data LinearRegression 1k rows": latency(data, LINEAR_REGRESSION,
+                                                     max(20, samples // 10)),
         }
         work = {}
         for name, case in CASES.items():

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One-step set-up from a fresh clone: virtualenv in .venv, the package with its test, build,
 # server and Ray extras, and the runtimes in runtime/: our own CPython 3.13 for WASI, lean and
-# with numpy and pandas (built from pinned registry inputs, no root: ~5.5 + ~6 minutes the
-# first time on 2 quiet cores, then reused stage by stage from the cache outside the clone,
+# with the scientific stack (built from pinned registry inputs, no root: ~5.5 + ~19 minutes
+# the first time on 2 quiet cores, then reused stage by stage from the cache outside the clone,
 # ~/.cache/sandbox-wasm/cpython-wasi) and the pinned QuickJS-NG release (fetched, verified).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -14,8 +14,8 @@ fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,build,server,ray]'
 # The runtimes, by the one implementation an installed package uses too
 # (sandbox_wasm/_runtimes/install.py).
-# Also the data runtime (numpy, pandas and matplotlib built in: ~6 minutes more the first
-# time, cold, on 2 quiet cores).
+# Also the data runtime (numpy, pandas, matplotlib, scipy and scikit-learn built in: ~19
+# minutes more the first time, cold, on 2 quiet cores).
 .venv/bin/wasm-exec runtime install --dir "${SANDBOX_WASM_RUNTIME_DIR:-$here/runtime}" \
   --runtime python-data
 # The wheels an offline install of the package needs (its dependencies, and setuptools to

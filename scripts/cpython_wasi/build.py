@@ -1128,8 +1128,12 @@ def stage_snapshot(ctx: Ctx) -> None:
 
 #: What the data runtime's snapshot imports (so a run's `import pandas` costs nothing;
 #: matplotlib.pyplot: matplotlib, its font list and pyplot, LOG.md has the measurement;
-#: requests: ~290 ms a run otherwise).
-DATA_PRELOAD = ["numpy", "pandas", "matplotlib.pyplot", "requests"]
+#: requests: ~290 ms a run otherwise). scipy's and scikit-learn's most used modules and
+#: seaborn (which imports scipy.stats): 0.3-1 s each in every run otherwise, ~30 MiB more
+#: guest memory at start (README, LOG.md: "The scientific stack").
+DATA_PRELOAD = ["numpy", "pandas", "matplotlib.pyplot", "requests", "scipy.optimize",
+                "scipy.stats", "sklearn.linear_model", "sklearn.model_selection",
+                "sklearn.ensemble", "sklearn.preprocessing", "sklearn.metrics", "seaborn"]
 
 
 def stage_data_snapshot(ctx: Ctx) -> None:

@@ -161,9 +161,10 @@ LLVM = {"clang": "clang-19", "clang++": "clang++-19", "ar": "llvm-ar-19", "nm": 
 # --------------------------------------------------------------------------- build knobs
 STAGES = ["cxx", "numpy", "pandas", "data-link", "data-site"]
 #: The stages whose extension modules data-link links (ext/extensions.json each), and the
-#: C library stages they link: plot_stack.py's.
-EXT_STAGES = ("numpy", "pandas", "pillow", "kiwisolver", "contourpy", "matplotlib")
-LIB_STAGES = ("freetype", "qhull", "libjpeg")
+#: C library stages they link: plot_stack.py's and sci_stack.py's.
+EXT_STAGES = ("numpy", "pandas", "pillow", "kiwisolver", "contourpy", "matplotlib", "scipy",
+              "sklearn")
+LIB_STAGES = ("freetype", "qhull", "libjpeg", "openblas")
 EXT_SUFFIX = f".cpython-{build.PY_MINOR.replace('.', '')}-wasm32-wasi.so"
 C_ARGS = [build.WASM_OPT, "-DNDEBUG"]
 # -fexceptions: numpy's C++ uses throw/try; the wasm backend lowers invokes to plain calls
@@ -183,11 +184,11 @@ PANDAS_MESON_OPTIONS = ["--buildtype=release", "-Db_ndebug=if-release",
                         "-Dpython.bytecompile=-1"]
 # numpy's test-only extension modules are not linked (their tests are not shipped either).
 LINK_EXCLUDE = re.compile(r"_tests$|^numpy\._core\._simd$")
-# Of python-data-sandbox.wasm: the 8 MiB stack + its static data, 14,691,696 bytes in all
-# with numpy 2.4.6, pandas 3.0.6 and the plotting stack (14,350,128 without it; wasm-ld says
-# how much is needed when this is too small; the lean runtime needs ~11.5 MB). The
-# snapshot's memory is what the init run used.
-DATA_INITIAL_MEMORY = 15 * 1024 * 1024
+# Of python-data-sandbox.wasm: the 8 MiB stack + its static data, 18,379,952 bytes in all
+# with numpy 2.4.6, pandas 3.0.6, the plotting stack, scipy and scikit-learn (14,691,696
+# before scipy and scikit-learn; wasm-ld says how much is needed when this is too small; the
+# lean runtime needs ~11.5 MB). The snapshot's memory is what the init run used.
+DATA_INITIAL_MEMORY = 18 * 1024 * 1024
 REACTOR_EXPORTS = ["-Wl,--export=sandbox_init", "-Wl,--export=sandbox_resume"]
 # As the lean reactor (build.SANDBOX_MK): deterministic entropy and clock during the init.
 REACTOR_WRAPS = ["-Wl,--wrap=__wasi_random_get", "-Wl,--wrap=__wasi_clock_time_get"]
@@ -719,15 +720,20 @@ def write_inittab(path: Path, modules: list[dict]) -> None:
     path.write_text("\n".join(lines))
 
 
-def load_allow_list() -> list[tuple[frozenset[str], str]]:
+def load_allow_list() -> list[tuple[frozenset[str], str, bool]]:
+    """data/dup_allow.txt's rules: (modules, symbol pattern, whether a variable is accepted)."""
     rules = []
     for line in (DATA / "dup_allow.txt").read_text().splitlines():
         parts = line.split("#", 1)[0].split()
         if not parts:
             continue
-        if len(parts) != 2:
+        is_data = len(parts) == 3 and parts[2] == "data"
+        if len(parts) != 2 and not is_data:
             raise BuildError(f"data/dup_allow.txt: malformed line {line!r}")
-        rules.append((frozenset(parts[0].split(",")), parts[1]))
+        if is_data and any(c in parts[1] for c in "*?["):
+            raise BuildError(f"data/dup_allow.txt: a variable is accepted by its name only: "
+                             f"{line!r}")
+        rules.append((frozenset(parts[0].split(",")), parts[1], is_data))
     return rules
 
 
@@ -753,11 +759,17 @@ def global_definitions(ctx: build.Ctx, files: dict[str, Path]) -> dict[str, dict
     return defs
 
 
+#: llvm-nm's letters of the variables a `data` line of dup_allow.txt accepts (initialised,
+#: read-only, zero-initialised).
+DATA_KINDS = {"D", "R", "B"}
+
+
 def check_duplicates(ctx: build.Ctx, ours: dict[str, Path], system: dict[str, Path],
                      report: Path) -> int:
     """Fail on a global defined twice (by our archives, or by one of them and a system
-    library: wasi-libc, libc++, libc++abi) that data/dup_allow.txt does not accept; return
-    how many were accepted."""
+    library: wasi-libc, libc++, libc++abi) that data/dup_allow.txt does not accept (a
+    function of one source compiled into several modules; a variable only where a `data`
+    line names it); return how many were accepted."""
     rules = load_allow_list()
     defs = global_definitions(ctx, {**ours, **system})
     accepted, refused = [], []
@@ -766,9 +778,9 @@ def check_duplicates(ctx: build.Ctx, ours: dict[str, Path], system: dict[str, Pa
         if len(owners) < 2 or not set(owners) & set(ours):
             continue
         kinds = set().union(*owners.values())
-        ok = kinds == {"T"} and any(
-            set(owners) <= mods and fnmatch.fnmatchcase(symbol, pattern)
-            for mods, pattern in rules)
+        ok = any(set(owners) <= mods and fnmatch.fnmatchcase(symbol, pattern)
+                 and (kinds == {"T"} or (is_data and kinds <= DATA_KINDS))
+                 for mods, pattern, is_data in rules)
         (accepted if ok else refused).append(f"{symbol} {sorted(kinds)} {sorted(owners)}")
     report.write_text("accepted (data/dup_allow.txt):\n" + "\n".join(accepted)
                       + "\n\nrefused:\n" + "\n".join(refused) + "\n")
@@ -969,7 +981,10 @@ def record_hash(data: bytes) -> str:
 
 def write_wheel(dest: Path, name: str, version: str, files: dict[str, bytes],
                 metadata: bytes, extra_dist_info: dict[str, bytes]) -> Path:
-    """A reproducible wheel: sorted members, fixed time stamps and modes, RECORD last."""
+    """A reproducible wheel: sorted members, fixed time stamps and modes, RECORD last; its
+    file and .dist-info named with the project name escaped (scikit-learn -> scikit_learn:
+    a hyphen separates a wheel name's fields)."""
+    name = re.sub(r"[-_.]+", "_", name)
     dist_info = f"{name}-{version}.dist-info"
     wheel_meta = (f"Wheel-Version: 1.0\nGenerator: {WHEEL_GENERATOR}\nRoot-Is-Purelib: true\n"
                   f"Tag: {WHEEL_TAG}\n").encode()
@@ -1020,7 +1035,7 @@ def stage_data_site(ctx: build.Ctx) -> None:
         check_pinned(f"input {spec['file']}", data_input_path(ctx, key), spec["sha256"])
         shutil.copyfile(data_input_path(ctx, key), wheels / spec["file"])
         listing.append({"name": key, "file": spec["file"]})
-    listing += plot_stack.plot_site_wheels(ctx, wheels)
+    listing += plot_stack.plot_site_wheels(ctx, wheels, SITE_STAGES)
     for item in listing:
         path = wheels / item["file"]
         item.update(sha256=sha256_file(path), size=path.stat().st_size)
@@ -1039,6 +1054,9 @@ import sci_stack  # noqa: E402
 
 DATA_INPUTS.update(sci_stack.SCI_INPUTS)
 STAGES[STAGES.index("data-link"):STAGES.index("data-link")] = sci_stack.STAGES
+#: The package stages whose Python files data-site makes wheels of (plot_stack.SITE_PACKAGES'
+#: shape).
+SITE_STAGES = {**plot_stack.SITE_PACKAGES, **sci_stack.SITE_PACKAGES}
 
 STAGE_FUNCS = {
     "cxx": stage_cxx,
@@ -1089,20 +1107,22 @@ STAGE_SPECS = {
                  load_allow_list, global_definitions, check_duplicates, leak_needles,
                  check_no_leaks, thinlto_cache_dir, wasm_exports),
         settings=lambda: [LINK_EXCLUDE.pattern, DATA_INITIAL_MEMORY, REACTOR_EXPORTS,
+                          sorted(DATA_KINDS),
                           REACTOR_WRAPS, EXTRA_LINK_LIBS, PRINT_VARS_MK, LLVM,
                           _build_settings()],
         pins=DATA_INPUTS),
     "data-site": dict(
-        func=stage_data_site, needs=("numpy", "pandas", *plot_stack.SITE_PACKAGES),
+        func=stage_data_site, needs=("numpy", "pandas", *SITE_STAGES),
         inputs=("python-dateutil", "six", "tzdata", *plot_stack.SDIST_WHEELS,
                 *plot_stack.PURE_WHEELS),
         files=tuple(f"data/{p.name}" for p in sorted(DATA.glob("site-*.patch"))),
         helpers=(fresh_dir, site_packages, site_files, apply_site_patches, license_files,
                  record_hash, write_wheel, leak_needles, check_no_leaks,
-                 plot_stack.plot_site_wheels, plot_stack.tempfile_dir),
+                 plot_stack.plot_site_wheels, plot_stack.patched_pure_wheel,
+                 plot_stack.tempfile_dir),
         settings=lambda: [SITE_DROP_DIRS, SITE_DROP_PATHS, SITE_DROP_SUFFIXES, WHEEL_DATE,
                           WHEEL_TAG, WHEEL_GENERATOR, BUILTINS_FILE, LINK_EXCLUDE.pattern,
-                          NUMPY_VERSION, PANDAS_VERSION, plot_stack.SITE_PACKAGES,
+                          NUMPY_VERSION, PANDAS_VERSION, SITE_STAGES,
                           plot_stack.PLOT_SITE_DROP, plot_stack.SDIST_WHEELS],
         pins=DATA_INPUTS),
 }

@@ -29,6 +29,7 @@ import json
 import shlex
 import shutil
 import sys
+import zipfile
 from pathlib import Path
 
 import build
@@ -124,6 +125,16 @@ PURE_WHEELS = {
                    "7a91720bc756843502c3b7504c77b8fe44217c85c537d85037f0f536151b2caa", 18059),
     "faker": ("faker-40.63.0-py3-none-any.whl",
               "36627c20b575b4138f54b6c21f8703e9ab122fd487aca11319beec2aa6ca7232", 2074417),
+    # scikit-learn's dependencies (joblib runs its jobs sequentially: no processes).
+    "joblib": ("joblib-1.6.0-py3-none-any.whl",
+               "3dbbf9f6e4b592a2357b854608e980fe6390d131d7a82f011a377ef2ebef7aba", 306115),
+    "threadpoolctl": ("threadpoolctl-3.8.0-py3-none-any.whl",
+                      "f1b49c82704d50f13ffae019c727b0fa4f6791a58f48f06a09c45face1be66da",
+                      32091),
+    "narwhals": ("narwhals-2.29.0-py3-none-any.whl",
+                 "1c69b3dc30240f6e848c5a673cafc86affa44184ecce721e25b7194663ad10dc", 501718),
+    "cloudpickle": ("cloudpickle-3.1.3-py3-none-any.whl",
+                    "1654f4f18e416447210a63c5c25a135d65a292156aa5fa519dfa4baf7726dddb", 22399),
     "pytz": ("pytz-2026.6-py2.py3-none-any.whl",
              "7fed3fee8fd6bd4a2b7b75a8d56021d0624127bf69bd5691f115db929ac570b3", 506321),
     # requests and its dependencies (charset_normalizer's pure wheel: no mypyc speedups).
@@ -605,12 +616,13 @@ PLOT_SITE_DROP = {
 }
 
 
-def plot_site_wheels(ctx: build.Ctx, wheels: Path) -> list[dict]:
-    """The plotting stack's wheels, into `wheels`: the four built packages' Python files
-    (reproducible wheels, as numpy's), the pure wheels of PURE_WHEELS as PyPI has them, and
-    wheels of markupsafe's and PyYAML's Python files (pure fallbacks: no C speedups)."""
+def plot_site_wheels(ctx: build.Ctx, wheels: Path, packages: dict) -> list[dict]:
+    """The plotting and scientific stacks' wheels, into `wheels`: the built packages' Python
+    files (`packages`: SITE_PACKAGES' shape; reproducible wheels, as numpy's), the pure
+    wheels of PURE_WHEELS as PyPI has them, and wheels of markupsafe's and PyYAML's Python
+    files (pure fallbacks: no C speedups)."""
     listing = []
-    for stage, (dist, version, where, tops) in SITE_PACKAGES.items():
+    for stage, (dist, version, where, tops) in packages.items():
         out = ds.data_dir(ctx, stage)
         (src,) = [p for p in (out / "src").iterdir() if p.is_dir()]
         pkg_info = (src / "PKG-INFO").read_text()
@@ -651,9 +663,30 @@ def plot_site_wheels(ctx: build.Ctx, wheels: Path) -> list[dict]:
         spec = ds.DATA_INPUTS[key]
         build.check_pinned(f"input {spec['file']}", ds.data_input_path(ctx, key),
                            spec["sha256"])
+        if any(ds.DATA.glob(f"site-{key}-*.patch")):
+            listing.append(patched_pure_wheel(ctx, key, wheels))
+            continue
         shutil.copyfile(ds.data_input_path(ctx, key), wheels / spec["file"])
         listing.append({"name": key, "file": spec["file"]})
     return listing
+
+
+def patched_pure_wheel(ctx: build.Ctx, key: str, wheels: Path) -> dict:
+    """PURE_WHEELS' `key` with data/site-<key>-*.patch applied to its Python files, written
+    again into `wheels` as a reproducible wheel (its METADATA and license files kept)."""
+    with zipfile.ZipFile(ds.data_input_path(ctx, key)) as whl:
+        members = {n: whl.read(n) for n in whl.namelist() if not n.endswith("/")}
+    (dist_info,) = {n.split("/")[0] for n in members if n.split("/")[0].endswith(".dist-info")}
+    metadata = members[f"{dist_info}/METADATA"]
+    dist, version = dist_info[: -len(".dist-info")].rsplit("-", 1)
+    files = {n: d for n, d in members.items() if not n.startswith(f"{dist_info}/")}
+    extra = {n[len(dist_info) + 1:]: d for n, d in members.items()
+             if n.startswith(f"{dist_info}/")
+             and n[len(dist_info) + 1:] not in ("METADATA", "WHEEL", "RECORD")}
+    files = ds.apply_site_patches(ctx, key, files)
+    path = ds.write_wheel(wheels, dist, version, files, metadata, extra)
+    return {"name": key, "version": version, "file": path.name, "files": len(files),
+            "unpacked": sum(map(len, files.values()))}
 
 
 class tempfile_dir:

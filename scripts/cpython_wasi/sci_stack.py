@@ -26,11 +26,6 @@ OpenBLAS declares some LAPACK subroutines as returning `int` where LAPACK and sc
 absent from Debian's libc++/wasi-libc for wasm32: scipy's build sees the single-threaded
 stand-ins of data/wasi-include (HiGHS, boost, ducc, fast_matrix_market). What was learnt:
 LOG.md ("The scientific stack").
-
-Not linked yet: data_stack.py does not list these stages in EXT_STAGES/LIB_STAGES nor
-their packages in data-site, so the runtime is built without them until the link of
-all three passes (work in progress: issue 31's note). `build.py --runtime python-data
---stage sklearn` builds them.
 """
 
 from __future__ import annotations
@@ -104,9 +99,10 @@ SCIPY_MESON_OPTIONS = [
 # scikit-learn's: no OpenMP is found (its prange loops run serially), no .pyc.
 SKLEARN_MESON_OPTIONS = ["--buildtype=release", "-Db_ndebug=if-release",
                          "-Dpython.bytecompile=-1"]
-# NO_APPEND_FORTRAN: the Fortran names without the underscore (see the docstring). HiGHS
+# NO_APPEND_FORTRAN: the Fortran names without the underscore (see the docstring);
+# SuperLU's own BLAS names take their suffix from BLAS_FORTRAN_SUFFIX instead. HiGHS
 # includes <csignal>: wasi-libc's signal emulation (its handlers never fire).
-SCIPY_EXTRA_ARGS = ["-DNO_APPEND_FORTRAN", "-D_WASI_EMULATED_SIGNAL"]
+SCIPY_EXTRA_ARGS = ["-DNO_APPEND_FORTRAN", "-DBLAS_FORTRAN_SUFFIX=", "-D_WASI_EMULATED_SIGNAL"]
 OPENBLAS_SMOKE = r"""
 #include <stdio.h>
 void scipy_dgesv(int *n, int *nrhs, double *a, int *lda, int *ipiv, double *b, int *ldb,
@@ -453,13 +449,13 @@ def stage_scipy(ctx: build.Ctx) -> None:
         for flag, lib in libraries.items():
             if flag in m["link_flags"] and lib not in m["libraries"]:
                 m["libraries"].append(lib)
-    # scipy's _uarray has thread_local objects with destructors: the runtime function that
-    # registers them (data/cxa_thread_atexit.c), with the module that needs it.
-    objs = ps.compile_objects(ctx, [DATA / "cxa_thread_atexit.c"], out / "obj", [])
-    ps.archive(ctx, out / "ext" / "lib" / "libcxa_thread_atexit.a", objs)
+    # _uarray's thread_local destructors and ducc0's fork handlers (scipy.fft) call two
+    # functions wasi-libc lacks (data/wasi-thread-stubs.c): an archive every module may
+    # pull them from (the link takes an archive's member only when a symbol needs it).
+    objs = ps.compile_objects(ctx, [DATA / "wasi-thread-stubs.c"], out / "obj", [])
+    ps.archive(ctx, out / "ext" / "lib" / "libwasi_thread_stubs.a", objs)
     for m in modules:
-        if m["name"] == "scipy._lib._uarray._uarray":
-            m["libraries"].append("ext/lib/libcxa_thread_atexit.a")
+        m["libraries"].append("ext/lib/libwasi_thread_stubs.a")
     (out / "ext" / "extensions.json").write_text(json.dumps(modules, indent=1) + "\n")
     replacements = {needle.decode(): "<build>" for needle in
                     sorted(ds.leak_needles(ctx), key=len, reverse=True)}
@@ -517,7 +513,7 @@ STAGE_SPECS = {
     "scipy": dict(
         func=stage_scipy, needs=("cxx", "cross", "plot-tools", "numpy", "openblas", "qhull"),
         inputs=("scipy",),
-        files=("data/renames.txt", "data/scipy-renames.txt", "data/cxa_thread_atexit.c",
+        files=("data/renames.txt", "data/scipy-renames.txt", "data/wasi-thread-stubs.c",
                *(f"data/{p.name}" for p in sorted(DATA.glob("scipy-*.patch"))),
                *(f"data/wasi-include/{p.name}" for p in sorted(
                    (DATA / "wasi-include").iterdir()))),

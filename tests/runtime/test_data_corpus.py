@@ -3,13 +3,17 @@
 Every script in ``tests/runtime/data_corpus/`` is what an LLM writes when asked for a small data
 analysis: pandas groupby/agg, merge and join, pivot tables, melt and crosstab, rolling,
 expanding and ewm windows, resampling on a DatetimeIndex, time zones, ``.str`` methods,
-categoricals, missing data, CSV and JSON in and out, and numpy linear algebra, seeded random
-numbers, statistics, FFT, polynomial fits and histograms. A script reads the files named on
+categoricals, missing data, CSV and JSON in and out, numpy linear algebra, seeded random
+numbers, statistics, FFT, polynomial fits and histograms; scipy (optimize, linprog/milp,
+stats, integrate, linalg, interpolate, signal, sparse and graphs, spatial, cluster, fft,
+special, ndimage) and scikit-learn (pipelines, regression, classification, clustering, PCA,
+grid search, text features, imputation). A script reads the files named on
 its ``# inputs:`` line from ``/input`` (given here from ``data_corpus/inputs/``), or builds
 its data itself, works in ``/output`` (the working directory) and prints its results.
 
 Each was run natively by ``data_corpus/record.py`` (CPython 3.13 with exactly the data
-runtime's numpy, pandas, python-dateutil, six and tzdata, twice, with two hash seeds), and its
+runtime's numpy, pandas, scipy, scikit-learn and their pure-Python dependencies, twice, with
+two hash seeds), and its
 stdout and the files it wrote were recorded in ``expected.json``. Here each runs on the
 ``python-data`` runtime under the default (balanced) policy and limits, and must succeed and
 print and write exactly the same. The scripts print nothing that legitimately differs between
@@ -36,7 +40,7 @@ TIMEOUT_MS = 20_000
 INPUTS_LINE = re.compile(r"^# inputs: (.+)$", re.M)
 #: What the data runtime does not ship: a script importing one could not pass there.
 ABSENT_MODULES = re.compile(
-    r"^\s*(?:import|from)\s+(?:matplotlib|scipy|sklearn|seaborn|statsmodels|tabulate|pyarrow"
+    r"^\s*(?:import|from)\s+(?:matplotlib|seaborn|statsmodels|tabulate|pyarrow"
     r"|numexpr|bottleneck|openpyxl)\b", re.M)
 
 # What each category means in the sources (a script may count for several), with its minimum.
@@ -73,6 +77,15 @@ COVERAGE: dict[str, tuple[str, int]] = {
     "unique / duplicates": (r"np\.unique|\.unique\(\)|nunique\(|duplicated\(|drop_duplicates", 15),
     "where / select / mask": (r"np\.where\(|np\.select\(|\.where\(|\.mask\(", 8),
     "broadcasting": (r"\[:, None|\[None, :|None\]|np\.newaxis|broadcast", 8),
+    "scipy.optimize": (r"from scipy(?:\.optimize)? import (?:.*\b)?optimize|scipy\.optimize", 3),
+    "scipy.stats": (r"from scipy(?:\.stats)? import (?:.*\b)?stats|scipy\.stats", 3),
+    "scipy.integrate / linalg / interpolate / signal": (
+        r"scipy(?:\.| import )(?:integrate|linalg|interpolate|signal)", 4),
+    "scipy.sparse / spatial / cluster / fft / special / ndimage": (
+        r"scipy(?:\.| import )(?:sparse|spatial|cluster|fft|special|ndimage)", 2),
+    "scikit-learn fit / predict": (r"\.fit\(|\.predict\(", 5),
+    "scikit-learn pipelines and model selection": (
+        r"Pipeline|make_pipeline|GridSearchCV|cross_val_score|train_test_split", 4),
 }
 
 

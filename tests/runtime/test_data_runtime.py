@@ -167,7 +167,7 @@ def test_limits_hold_on_the_data_runtime(data_box: sw.Sandbox) -> None:
                             timeout_ms=500)
     assert busy.status == "timeout"
     big = data_box.execute("import numpy as np\na = np.ones(400 * 2**20, dtype=np.uint8)",
-                           memory_mb=128)
+                           memory_mb=256)
     assert big.status == "failed" and big.error is not None
     assert big.error.type == "MemoryError"
     flood = data_box.execute("import numpy as np\nprint(np.arange(10**6).tolist())",

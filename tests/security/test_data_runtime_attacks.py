@@ -94,3 +94,76 @@ def test_a_forged_font_ends_only_its_own_run(box: sw.Sandbox) -> None:
     assert result.error is not None
     again = box.execute("print(6 * 7)")
     assert again.status == "succeeded" and again.stdout == "42\n"
+
+
+def test_an_exception_inside_a_compiled_scipy_callback_ends_only_its_run(
+        box: sw.Sandbox) -> None:
+    """scipy carries a Python exception out of quad's C loop with longjmp, which WASI lacks:
+    the stand-in ends the run (sci_stack.py, data/wasi-include/setjmp.h), with its message on
+    stderr. The host and the next run are unaffected."""
+    result = box.execute(
+        "from scipy import integrate\n"
+        "def f(x):\n"
+        "    raise ValueError('from the integrand')\n"
+        "integrate.quad(f, 0, 1)\n")
+    assert result.status in ("failed", "internal_error"), result.status
+    assert result.error is not None
+    assert "cannot be carried back on WASI" in result.stderr
+    again = box.execute("from scipy import integrate\n"
+                        "print(round(integrate.quad(lambda x: x * x, 0, 3)[0], 6))\n")
+    assert again.status == "succeeded" and again.stdout == "9.0\n", again.stderr
+
+
+@pytest.mark.parametrize("payload", [
+    "%%MatrixMarket matrix coordinate real general\\n3 3 2\\n1 1 1.0\\n9 9 2.0\\n",
+    "%%MatrixMarket matrix coordinate real general\\n-1 99999999999 1\\n",
+    "%%MatrixMarket nonsense\\n",
+])
+def test_hostile_matrix_market_files_end_only_their_own_run(box: sw.Sandbox,
+                                                            payload: str) -> None:
+    """fast_matrix_market (C++) refuses these with an exception, which cannot raise on wasm32
+    with our toolchain (README): the run ends, nothing else does."""
+    result = box.execute(
+        "from scipy import io\n"
+        f"open('bad.mtx', 'w').write({payload!r})\n"
+        "print(io.mmread('bad.mtx'))\n", limits={"memory_mb": 256})
+    assert result.status in ("failed", "internal_error", "memory_exceeded"), result.status
+    again = box.execute("print(6 * 7)")
+    assert again.status == "succeeded" and again.stdout == "42\n"
+
+
+def test_a_sparse_matrix_with_forged_indices_stays_inside_the_instance(
+        box: sw.Sandbox) -> None:
+    """Indices past the shape, handed to scipy's C++ sparse tools without scipy's own checks,
+    read and write only the instance's memory."""
+    result = box.execute(
+        "import numpy as np\n"
+        "from scipy.sparse import _sparsetools\n"
+        "indptr = np.array([0, 2], dtype=np.int32)\n"
+        "indices = np.array([0, 2_000_000_000], dtype=np.int32)\n"
+        "data = np.ones(2)\n"
+        "x = np.ones(3); y = np.zeros(1)\n"
+        "_sparsetools.csr_matvec(1, 3, indptr, indices, data, x, y)\n"
+        "print(y)\n")
+    assert result.status in ("succeeded", "failed", "internal_error"), result.status
+    again = box.execute("print(6 * 7)")
+    assert again.status == "succeeded" and again.stdout == "42\n"
+
+
+@pytest.mark.parametrize("function_pointer", [0, 7, 0x7FFF_FFFF])
+def test_a_forged_low_level_callable_calls_only_into_the_instance(
+        box: sw.Sandbox, function_pointer: int) -> None:
+    """scipy.LowLevelCallable takes a raw function pointer (here forged through the capsule
+    helper that replaces ctypes on WASI, scipy-0005): on wasm it is an index into the
+    instance's own function table, checked by type at the call, so quad calls a function of
+    the guest or traps; the host and the next run are unaffected."""
+    result = box.execute(
+        "from scipy import LowLevelCallable, integrate\n"
+        "from scipy._lib import _ccallback_c\n"
+        f"capsule = _ccallback_c.get_raw_capsule({function_pointer}, 'double (double)', None)\n"
+        "print(integrate.quad(LowLevelCallable(capsule), 0, 1))\n",
+        policy=sw.REPORT_ONLY_POLICY)
+    assert result.status in ("failed", "internal_error"), (result.status, result.stdout)
+    assert result.error is not None
+    again = box.execute("print(6 * 7)")
+    assert again.status == "succeeded" and again.stdout == "42\n"

@@ -47,6 +47,12 @@ PINS = [
     "numpy==2.4.6",
     "pandas==3.0.6",
     "matplotlib==3.10.9",  # benchmarks/data_runtime.py's native chart
+    "scipy==1.18.1",
+    "scikit-learn==1.9.1",
+    "joblib==1.6.0",
+    "cloudpickle==3.1.3",
+    "threadpoolctl==3.8.0",
+    "narwhals==2.29.0",
     "python-dateutil==2.9.0.post0",
     "six==1.17.0",
     "tzdata==2026.6",

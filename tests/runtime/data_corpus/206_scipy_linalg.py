@@ -1,0 +1,27 @@
+"""Linear algebra with scipy.linalg: solve, factorisations, matrix functions."""
+import numpy as np
+from scipy import linalg
+
+A = np.array([[4.0, 2.0, 0.6], [2.0, 5.0, 1.0], [0.6, 1.0, 3.0]])
+b = np.array([1.0, 2.0, 3.0])
+x = linalg.solve(A, b, assume_a="pos")
+print("solve:", np.round(x, 8).tolist(), "residual ok:", bool(np.allclose(A @ x, b)))
+P, L, U = linalg.lu(A)
+print("lu reconstructs:", bool(np.allclose(P @ L @ U, A)))
+print("U diagonal:", np.round(np.diag(U), 6).tolist())
+c = linalg.cholesky(A, lower=True)
+print("cholesky L:", np.round(c, 6).tolist())
+w, v = linalg.eigh(A)
+print("eigenvalues:", np.round(w, 6).tolist())
+print("orthonormal eigenvectors:", bool(np.allclose(v.T @ v, np.eye(3))))
+Q, R = linalg.qr(np.arange(12, dtype=float).reshape(4, 3) + np.eye(4, 3))
+print("qr |R| diagonal:", np.round(np.abs(np.diag(R)), 6).tolist())
+s = linalg.svdvals(np.arange(1.0, 10.0).reshape(3, 3))
+print("singular values:", np.round(s, 6).tolist())
+print("det:", round(linalg.det(A), 8), "norm:", round(linalg.norm(A), 8))
+print("inverse ok:", bool(np.allclose(linalg.inv(A) @ A, np.eye(3))))
+print("expm of a rotation generator:", np.round(linalg.expm(np.array([[0, -np.pi / 2], [np.pi / 2, 0]])), 8).tolist())
+print("sqrtm squared ok:", bool(np.allclose(linalg.sqrtm(A) @ linalg.sqrtm(A), A)))
+coef, res, rank, sv = linalg.lstsq(np.c_[np.ones(5), np.arange(5.0)], [1.1, 2.9, 5.2, 7.1, 8.8])
+print("lstsq line:", np.round(coef, 6).tolist(), "rank:", rank)
+print("null space dim:", linalg.null_space(np.array([[1.0, 2, 3], [2, 4, 6]])).shape[1])

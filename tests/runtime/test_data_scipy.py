@@ -1,0 +1,93 @@
+"""The scientific stack of the data runtime (scripts/cpython_wasi/sci_stack.py): scipy over
+OpenBLAS's C LAPACK, and scikit-learn, compiled in. What model code does with them is the data
+corpus's (tests/runtime/data_corpus/2xx_scipy_*.py, checked against native runs); here: what
+is there and what is not, and what differs on wasm32-wasi by design."""
+
+from __future__ import annotations
+
+import sandbox_wasm as sw
+
+SCIPY_SUBMODULES = (
+    "cluster", "constants", "datasets", "differentiate", "fft", "integrate", "interpolate",
+    "io", "linalg", "ndimage", "optimize", "signal", "sparse", "sparse.csgraph",
+    "sparse.linalg", "spatial", "special", "stats",
+)
+
+
+def test_every_scipy_submodule_imports_but_odr(data_box: sw.Sandbox) -> None:
+    code = (
+        "import importlib, scipy\n"
+        f"for name in {SCIPY_SUBMODULES!r}:\n"
+        "    importlib.import_module('scipy.' + name)\n"
+        "print(scipy.__version__)\n"
+        "try:\n"
+        "    import scipy.odr\n"
+        "except ImportError as exc:\n"
+        "    print(type(exc).__name__)\n")
+    result = data_box.execute(code)
+    assert result.status == "succeeded", result.stderr
+    # scipy.odr (deprecated) is ODRPACK, Fortran: the build has no Fortran compiler.
+    assert result.stdout == "1.18.1\nModuleNotFoundError\n"
+
+
+def test_lapack_through_scipy_and_its_cython_api(data_box: sw.Sandbox) -> None:
+    """scipy's f2py wrappers (_flapack), its Cython LAPACK (cython_lapack, used by other
+    modules) and the BLAS behind them agree with the values numpy computes natively."""
+    code = (
+        "import numpy as np\n"
+        "from scipy import linalg\n"
+        "from scipy.linalg import lapack, blas\n"
+        "a = np.array([[4.0, 1.0], [2.0, 3.0]])\n"
+        "lu, piv, info = lapack.dgetrf(a)\n"
+        "print(info, np.round(lu, 6).tolist(), piv.tolist())\n"
+        "print(np.round(blas.dgemm(1.0, a, a), 6).tolist())\n"
+        "print(np.round(linalg.eigvals(a).real, 6).tolist())\n"
+        "print(np.round(linalg.svdvals(a), 6).tolist())\n"
+        "print(round(float(linalg.det(a)), 10))\n")
+    result = data_box.execute(code)
+    assert result.status == "succeeded", result.stderr
+    assert result.stdout == ("0 [[4.0, 1.0], [0.5, 2.5]] [0, 1]\n"
+                             "[[18.0, 7.0], [14.0, 11.0]]\n"
+                             "[5.0, 2.0]\n"
+                             "[5.116673, 1.954395]\n"
+                             "10.0\n")
+
+
+def test_matrix_market_files_round_trip_on_one_thread(data_box: sw.Sandbox) -> None:
+    """scipy.io.mmwrite/mmread (fast_matrix_market) read and write sequentially on WASI, even
+    when parallelism is asked for (its thread pool could never start there)."""
+    code = (
+        "import numpy as np\n"
+        "from scipy import io, sparse\n"
+        "m = sparse.coo_array(([1.5, 2.0, 3.25], ([0, 1, 2], [2, 0, 1])), shape=(3, 3))\n"
+        "io.mmwrite('m.mtx', m)\n"
+        "back = io.mmread('m.mtx', spmatrix=False)\n"
+        "print((back.toarray() == m.toarray()).all())\n"
+        "io.mmwrite('d.mtx', np.arange(6.0).reshape(2, 3))\n"
+        "import scipy.io._fast_matrix_market as fmm\n"
+        "fmm.PARALLELISM = 4\n"
+        "print(io.mmread('d.mtx').tolist())\n")
+    result = data_box.execute(code)
+    assert result.status == "succeeded", result.stderr
+    assert result.stdout == "True\n[[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]\n"
+    assert result.files["m.mtx"].startswith(b"%%MatrixMarket matrix coordinate real general")
+
+
+def test_scikit_learn_fits_and_predicts_without_threads(data_box: sw.Sandbox) -> None:
+    """n_jobs asks for processes or threads the guest does not have: the work still runs,
+    on the one thread, with the results of a sequential run."""
+    code = (
+        "import numpy as np, sklearn\n"
+        "from sklearn.datasets import make_classification\n"
+        "from sklearn.ensemble import RandomForestClassifier\n"
+        "from sklearn.model_selection import cross_val_score\n"
+        "from sklearn.svm import SVC\n"
+        "X, y = make_classification(n_samples=200, n_features=5, random_state=0)\n"
+        "forest = RandomForestClassifier(n_estimators=20, random_state=0, n_jobs=-1)\n"
+        "print(sklearn.__version__, round(forest.fit(X, y).score(X, y), 4))\n"
+        "print(np.round(cross_val_score(SVC(), X, y, cv=3, n_jobs=2), 4).tolist())\n")
+    result = data_box.execute(code)
+    assert result.status == "succeeded", result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "1.9.1 1.0"
+    assert lines[1] == "[0.9254, 0.9254, 0.9697]"  # native scikit-learn 1.9.1's
