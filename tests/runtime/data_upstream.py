@@ -1,10 +1,12 @@
-"""numpy's and pandas' own test suites inside the data runtime (issue 30, point 6): the pinned
-inputs, the guest's /input, and the driver that runs pytest in a sandbox session.
+"""The data runtime's packages' own test suites inside it (numpy's and pandas', issue 30, point
+6; scipy's, scikit-learn's and matplotlib's, issue 31): the pinned inputs, the guest's /input,
+and the driver that runs pytest in a sandbox session.
 
-- pytest, its dependencies and hypothesis (both root conftests import it) are pure wheels
-  pinned by version and SHA-256 (TEST_WHEELS), downloaded once with pip into
-  ~/.cache/sandbox-wasm/test-wheels; the test files come from the pinned sdists the runtime is
-  built from (SDISTS: the build cache's copies, else the PyPI simple index, hash-checked).
+- pytest, its dependencies and hypothesis (numpy's, pandas' and scipy's root conftests
+  import it) are pure wheels pinned by version and SHA-256 (TEST_WHEELS), downloaded once with
+  pip into ~/.cache/sandbox-wasm/test-wheels; the test files come from the pinned sdists the
+  runtime is built from (SDISTS: the build cache's copies, else the PyPI simple index,
+  hash-checked).
   `python tests/runtime/data_upstream.py` fetches them ahead (and, with the runtime installed,
   compiles the bytecode below), so that later runs need no network.
 - The wheels reach the guest as one file, /input/site.zip (an input holds at most 1,000
@@ -13,9 +15,12 @@ inputs, the guest's /input, and the driver that runs pytest in a sandbox session
   from source, every module is compiled in every run and, being the user's file, also read by
   the audit's run-time guard (`import pytest`: 12.5 G fuel from source, 2.1 G as bytecode).
   So asserts are not rewritten (`--assert=plain`): a failing bare assert shows no values.
-- numpy and pandas are served from memory; their test directories are not: the driver appends
+- The packages are served from memory; their test directories are not: the driver appends
   the /input directory to the `__path__` of each package on the way (numpy, numpy.lib, ...),
   whose /input copy holds only an empty marker __init__.py (MARKER) for pytest's module names.
+  A root conftest the runtime also has (scipy's and scikit-learn's wheels ship theirs) is
+  loaded from /input under its module name first: else the import would find the runtime's,
+  not the file pytest asked for, which pytest refuses.
 - pytest is driven through its own hooks across the calls of one sandbox session (a call's
   deadline is 30 s at most, a suite takes minutes): set-up, collection, then slices of the
   runtest protocol until a time budget per call, then the session's finish. A call that does
@@ -77,19 +82,44 @@ TEST_WHEELS = (
         "a163dcaede0f1c021485e957a39245190e74249897e2ae4b2aa38595db237ee0"),
 )
 
-#: The sdists the data runtime is built from (scripts/cpython_wasi/data_stack.py pins the
-#: same files).
+#: The sdists the data runtime is built from, by the package's import name (data_stack.py,
+#: sci_stack.py and plot_stack.py in scripts/cpython_wasi pin the same files).
 SDISTS = {
     "numpy": Pin("numpy", "2.4.6", "numpy-2.4.6.tar.gz",
                  "f3a3570c4a2a16746ac2c31a7c7c7b0c186b95ce902e33db6f28094ed7387dda"),
     "pandas": Pin("pandas", "3.0.6", "pandas-3.0.6.tar.gz",
                   "66b07ef7315a31bfe1089cd3d71a7de781c9dca986762d0b4fe7c0ef17465d10"),
+    "scipy": Pin("scipy", "1.18.1", "scipy-1.18.1.tar.gz",
+                 "52c4b7422442aba924d03ad4019852b08a92e64ea187b933135687bfe2747307"),
+    "sklearn": Pin("scikit-learn", "1.9.1", "scikit_learn-1.9.1.tar.gz",
+                   "629cada3e33e2b9bf376cdc7614a47a4140b8aedc1d836579e359736fbd82977"),
+    "matplotlib": Pin("matplotlib", "3.10.9", "matplotlib-3.10.9.tar.gz",
+                      "fd66508e8c6877d98e586654b608a0456db8d7e8a546eb1e2600efd957302358"),
 }
+#: Where a package's directory is in its sdist, when not at the top (matplotlib's src layout):
+#: its files are named as if it were (`matplotlib/tests/...`).
+SOURCE_ROOTS = {"matplotlib": "lib/"}
 
 RUNTIME = "python-data"
 #: numpy's root conftest, replaced: upstream's imports `numpy._core._multiarray_tests`, a C
 #: test module the runtime does not build (see the file).
 NUMPY_CONFTEST = HERE / "data_upstream_numpy_conftest.py"
+#: What a suite's /input has of its package besides the test directories: upstream's
+#: configuration and root conftest, by their path in /input, each from the sdist (a path in
+#: it) or replaced by a file of ours; and non-test modules the runtime does not ship but the
+#: tests import (matplotlib.testing: its decorators and fixtures).
+PACKAGE_FILES: dict[str, dict[str, str | Path]] = {
+    "numpy": {"pytest.ini": "pytest.ini", "numpy/conftest.py": NUMPY_CONFTEST},
+    "pandas": {"pyproject.toml": "pyproject.toml", "pandas/conftest.py": "pandas/conftest.py"},
+    "scipy": {"pytest.ini": "pytest.ini", "scipy/conftest.py": "scipy/conftest.py"},
+    "sklearn": {"pyproject.toml": "pyproject.toml",
+                "sklearn/conftest.py": "sklearn/conftest.py"},
+    "matplotlib": {"pyproject.toml": "pyproject.toml"},
+}
+PACKAGE_HELPERS: dict[str, tuple[str, ...]] = {"matplotlib": ("matplotlib/testing",)}
+#: Files of the test directories left out of every suite's /input: matplotlib's reference
+#: images (2,200 files; an input holds at most 1,000) but those of the chosen modules.
+BASELINE_IMAGES = "matplotlib/tests/baseline_images/"
 #: The guest's `sys.implementation.cache_tag`: bytecode is valid for one CPython minor version
 #: (the compile run checks it).
 CACHE_TAG = "cpython-313"
@@ -98,7 +128,7 @@ COMPILE_BATCH_BYTES = 300_000
 #: Stands for a package of the runtime in /input: pytest names a test module by the chain of
 #: __init__.py above it (numpy/lib/tests/test_io.py -> numpy.lib.tests.test_io); the package
 #: itself is already imported, from memory, and this file is never run.
-MARKER = b"# numpy/pandas are imported from the runtime: pytest reads this file's presence only.\n"
+MARKER = b"# The package is imported from the runtime: pytest reads this file's presence only.\n"
 
 
 class UnavailableError(Exception):
@@ -201,16 +231,21 @@ def wheel_members() -> dict[str, bytes]:
 
 @cache
 def sdist_members(name: str) -> dict[str, bytes]:
-    """The sdist's files, by their path below its top directory (`numpy/...`)."""
+    """The sdist's files, by their path below its top directory (`numpy/...`; the package's
+    own below its SOURCE_ROOTS directory: `matplotlib/...`)."""
     pin = SDISTS[name]
-    prefix = f"{pin.project}-{pin.version}/"
+    prefix = pin.file.removesuffix(".tar.gz") + "/"
+    source_root = SOURCE_ROOTS.get(name, "")
     files: dict[str, bytes] = {}
     with tarfile.open(fetch_sdist(name)) as archive:
         for member in archive.getmembers():
             if member.isfile() and member.name.startswith(prefix):
                 handle = archive.extractfile(member)
                 assert handle is not None
-                files[member.name[len(prefix):]] = handle.read()
+                path = member.name[len(prefix):]
+                if source_root and path.startswith(source_root + name + "/"):
+                    path = path[len(source_root):]
+                files[path] = handle.read()
     return files
 
 
@@ -307,6 +342,26 @@ def _test_dir(path: str) -> str:
     return "/".join(parts[:parts.index("tests") + 1])
 
 
+#: An import of a module of one of the packages (absolute), or of a sibling (relative).
+_IMPORT = re.compile(rb"^\s*(?:from|import)\s+((?:%s)\.[\w.]+|\.+\w[\w.]*)"
+                     % "|".join(SDISTS).encode(), re.M)
+
+
+def _imported_modules(name: str, source: bytes) -> list[str]:
+    """The paths (in the sdist) the module at `name` may import by its import statements."""
+    paths = []
+    for dotted in _IMPORT.findall(source):
+        module = dotted.decode()
+        if module.startswith("."):
+            level = len(module) - len(module.lstrip("."))
+            base = name.split("/")[:-level]
+            module = "/".join([*base, *module.lstrip(".").split(".")])
+        else:
+            module = module.replace(".", "/")
+        paths.append(module + ".py")
+    return paths
+
+
 def guest_files(box: sw.Sandbox, package: str,
                 paths: tuple[str, ...]) -> tuple[dict[str, bytes], list[str]]:
     """A suite's /input, and the runtime's packages that get their /input directory on
@@ -321,20 +376,27 @@ def guest_files(box: sw.Sandbox, package: str,
         name == path or name.startswith(path.rstrip("/") + "/") for path in paths)}
     if not chosen:
         raise ValueError(f"{package} has no test modules under {paths}")
-    # Test modules the chosen ones import (pandas' tests share a few helpers that way).
-    for name in sorted(chosen):
-        for dotted in re.findall(rb"^\s*(?:from|import)\s+((?:numpy|pandas)\.[\w.]+)",
-                                 members[name], re.M):
-            module = dotted.decode().replace(".", "/") + ".py"
-            if module in members and "/tests/" in module:
+    # Test modules the chosen ones import (pandas' and scipy's tests share a few helpers that
+    # way), and theirs.
+    pending = sorted(chosen)
+    while pending:
+        for module in _imported_modules(name := pending.pop(), members[name]):
+            if module in members and "/tests/" in module and module not in chosen:
                 chosen.add(module)
+                pending.append(module)
     roots = {_test_dir(name) for name in chosen}
+    images = {f"{BASELINE_IMAGES}{PurePosixPath(name).stem}/" for name in chosen}
     files: dict[str, bytes] = {}
     for name, data in members.items():
+        if name.startswith(BASELINE_IMAGES) and not name.startswith(tuple(images)):
+            continue
         if any(name.startswith(root + "/") for root in roots):
             module = PurePosixPath(name).name
             if not (module.startswith("test_") and module.endswith(".py")) or name in chosen:
                 files[name] = data
+    helpers = PACKAGE_HELPERS.get(package, ())
+    files.update({name: data for name, data in members.items()
+                  if any(name.startswith(helper + "/") for helper in helpers)})
     grafted: list[str] = []
     for root in sorted(roots):
         parts = root.split("/")
@@ -346,14 +408,11 @@ def guest_files(box: sw.Sandbox, package: str,
                 dotted = directory.replace("/", ".")
                 if dotted not in grafted:
                     grafted.append(dotted)
-    if package == "numpy":
-        files["pytest.ini"] = members["pytest.ini"]
-        files["numpy/conftest.py"] = NUMPY_CONFTEST.read_bytes()
-    else:
-        files["pyproject.toml"] = members["pyproject.toml"]
-        files["pandas/conftest.py"] = members["pandas/conftest.py"]
+    for target, source in PACKAGE_FILES[package].items():
+        files[target] = source.read_bytes() if isinstance(source, Path) else members[source]
     imported = {f"/input/{name}": data for name, data in files.items()
-                if name in chosen or PurePosixPath(name).name in ("conftest.py", "__init__.py")}
+                if name in chosen or PurePosixPath(name).name in ("conftest.py", "__init__.py")
+                or (name.endswith(".py") and name.startswith(tuple(h + "/" for h in helpers)))}
     for filename, data in bytecode(box, imported).items():
         source = PurePosixPath(filename[len("/input/"):])
         files[str(source.parent / "__pycache__" / f"{source.stem}.{CACHE_TAG}.pyc")] = data
@@ -373,14 +432,23 @@ PYTEST_ARGS = (
     "--basetemp=/tmp/pytest",  # the default asks os.getuid(), which WASI lacks
     "--log-file=/tmp/pytest.log",  # the default log file is os.devnull: no /dev in the sandbox
 )
-#: Each package's own configuration: numpy's pytest.ini; pandas' pyproject.toml with its
-#: addopts replaced (they write a JUnit file and a durations report) by those of them that
-#: matter, and `--no-strict-data-files`: pandas' sdist does not ship the data files of its
-#: tests, which then skip.
+#: Each package's own configuration: numpy's and scipy's pytest.ini; pandas' pyproject.toml
+#: with its addopts replaced (they write a JUnit file and a durations report) by those of them
+#: that matter, and `--no-strict-data-files`: pandas' sdist does not ship the data files of its
+#: tests, which then skip; scikit-learn's and matplotlib's pyproject.toml without their addopts
+#: (`--import-mode=importlib`, under which the test modules would not be the submodules of the
+#: runtime's packages the grafts make them; scikit-learn's output options). scikit-learn's
+#: faulthandler timeouts are unknown options without the faulthandler plugin: a warning.
+#: matplotlib's conftest makes warnings errors, and its 3.10.9 tests give parametrize the
+#: iterators pytest 9 deprecates (PytestRemovedIn10Warning: collection errors): ignored.
 PACKAGE_ARGS = {
     "numpy": ("-c", "/input/pytest.ini"),
     "pandas": ("-c", "/input/pyproject.toml", "-o", "addopts=", "--strict-markers",
                "--strict-config", "--no-strict-data-files"),
+    "scipy": ("-c", "/input/pytest.ini"),
+    "sklearn": ("-c", "/input/pyproject.toml", "-o", "addopts="),
+    "matplotlib": ("-c", "/input/pyproject.toml", "-o", "addopts=",
+                   "-W", "ignore::pytest.PytestRemovedIn10Warning"),
 }
 #: Each call of a suite's session: the 30 s deadline (the maximum), a memory cap for the
 #: session's whole life, output and files with room to spare.
@@ -396,6 +464,7 @@ CALL_BUDGET_S = 10.0
 #: name: begin(), collect(), run(budget_s, limit), give_up(outcome), finish().
 GUEST_DRIVER = r"""
 import importlib
+import importlib.util
 import json
 import os
 import re
@@ -405,6 +474,14 @@ import time
 sys.path.insert(0, "/input/site.zip")
 for name in RUN["grafts"]:
     importlib.import_module(name).__path__.append("/input/" + name.replace(".", "/"))
+for name in RUN["grafts"]:
+    # A conftest the runtime has too: loaded from /input under its name (see the docstring).
+    path = "/input/" + name.replace(".", "/") + "/conftest.py"
+    if os.path.isfile(path) and importlib.util.find_spec(name + ".conftest").origin != path:
+        spec = importlib.util.spec_from_file_location(name + ".conftest", path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
 
 import pytest
 from _pytest.config import _prepareconfig

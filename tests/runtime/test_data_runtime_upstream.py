@@ -1,12 +1,17 @@
-"""numpy's and pandas' own test suites, run inside the data runtime (issue 30, point 6).
+"""The data runtime's packages' own test suites, run inside it (numpy's and pandas', issue 30,
+point 6; scipy's, scikit-learn's and matplotlib's, issue 31).
 
-A chosen subset of the test modules of the pinned numpy 2.4.6 and pandas 3.0.6 sdists runs
-with pytest inside the `python-data` runtime: modules that exercise what model code uses
-(array functions, linear algebra, FFT, random streams, datetimes, file formats, groupby,
-merge, pivot, CSV/JSON, windows, time zones), under upstream's own configuration (numpy's
-pytest.ini, pandas' pyproject.toml: warnings are errors). tests/runtime/data_upstream.py has the
-mechanics: the pinned inputs, the guest's /input, and the driver that runs pytest through
-the calls of one sandbox session per suite (a call's deadline is 30 s at most).
+A chosen subset of the test modules of the pinned sdists the runtime is built from (numpy
+2.4.6, pandas 3.0.6, scipy 1.18.1, scikit-learn 1.9.1, matplotlib 3.10.9) runs with pytest
+inside the `python-data` runtime: modules that exercise what model code uses (array
+functions, linear algebra, FFT, random streams, datetimes, file formats, groupby, merge,
+pivot, CSV/JSON, windows, time zones; optimisation, statistics, integration, interpolation,
+filters, sparse matrices, spatial trees; linear models, preprocessing, metrics, model
+selection, trees, clustering; colours, tickers, dates), under upstream's own configuration
+(numpy's and scipy's pytest.ini, pandas', scikit-learn's and matplotlib's pyproject.toml;
+warnings are errors for numpy, pandas, scipy and matplotlib). tests/runtime/data_upstream.py
+has the mechanics: the pinned inputs, the guest's /input, and the driver that runs pytest
+through the calls of one sandbox session per suite (a call's deadline is 30 s at most).
 
 A suite must end with every selected test passed, skipped or xfailed as listed below, and
 exactly the recorded number passed. The audit is report-only: pytest reads frames, code
@@ -16,7 +21,9 @@ WebAssembly boundary and the limits contain it all the same.
 What does not run, or fails, and why:
 - LEFT_OUT: modules that cannot be imported in the sandbox, or cost too much for CI;
 - DESELECTED: tests that need what the sandbox does not have (threads, processes, ctypes,
-  mmap), outlast a call's deadline, or trap the instance (a bug, tested directly below);
+  mmap, dup, more memory than a suite's session has) or the build cannot do on WASI (carry a
+  C++ exception or a longjmp back through C: the run ends), outlast a call's deadline, or
+  trap the instance (a bug, tested directly below);
 - WASM32_XFAIL: tests of behaviour that differs by design on wasm32 or in the sandbox;
 - BUILD_BUGS: failures caused by bugs of our build, reported; strict xfails, so that a fixed
   one fails its suite until its line is deleted.
@@ -83,6 +90,56 @@ SUITES: tuple[Suite, ...] = (
     Suite("pandas-frame-series", "pandas", ("pandas/tests/frame/methods/test_sort_values.py",
                                             "pandas/tests/series/methods/test_value_counts.py"),
           104),
+    Suite("scipy-optimize", "scipy", tuple(f"scipy/optimize/tests/{name}.py" for name in (
+        "test_optimize", "test_minimize_constrained", "test__root", "test_zeros",
+        "test_least_squares", "test_minpack", "test_slsqp", "test_lsq_linear",
+        "test_linear_assignment", "test_nnls", "test_linprog", "test_milp")), 1937),
+    Suite("scipy-stats", "scipy", ("scipy/stats/tests/test_stats.py",
+                                   "scipy/stats/tests/test_morestats.py",
+                                   "scipy/stats/tests/test_contingency.py",
+                                   "scipy/stats/tests/test_kdeoth.py"), 1950),
+    Suite("scipy-linalg", "scipy", ("scipy/linalg/tests/test_basic.py",
+                                    "scipy/linalg/tests/test_decomp.py",
+                                    "scipy/linalg/tests/test_decomp_cholesky.py",
+                                    "scipy/linalg/tests/test_matfuncs.py"), 5753),
+    Suite("scipy-integrate-interpolate", "scipy", (
+        "scipy/integrate/tests/test_integrate.py", "scipy/integrate/tests/test_quadrature.py",
+        "scipy/integrate/tests/test__quad_vec.py", "scipy/integrate/tests/test_bvp.py",
+        "scipy/integrate/_ivp/tests/test_ivp.py", "scipy/integrate/_ivp/tests/test_rk.py",
+        "scipy/interpolate/tests/test_interpolate.py", "scipy/interpolate/tests/test_polyint.py",
+        "scipy/interpolate/tests/test_rgi.py", "scipy/interpolate/tests/test_bsplines.py"),
+          1481),
+    Suite("scipy-signal-fft", "scipy", (
+        "scipy/signal/tests/test_filter_design.py", "scipy/signal/tests/test_spectral.py",
+        "scipy/signal/tests/test_windows.py", "scipy/signal/tests/test_peak_finding.py",
+        "scipy/fft/tests/test_basic.py", "scipy/fft/tests/test_real_transforms.py"), 3769),
+    Suite("scipy-sparse-spatial", "scipy", (
+        "scipy/sparse/tests/test_construct.py", "scipy/sparse/tests/test_coo.py",
+        "scipy/sparse/csgraph/tests/test_shortest_path.py",
+        "scipy/sparse/linalg/_dsolve/tests/test_linsolve.py",
+        "scipy/spatial/tests/test_kdtree.py", "scipy/spatial/tests/test_distance.py",
+        "scipy/spatial/tests/test_qhull.py"), 1729),
+    Suite("sklearn-linear-model", "sklearn", (
+        "sklearn/linear_model/tests/test_base.py",
+        "sklearn/linear_model/tests/test_coordinate_descent.py",
+        "sklearn/linear_model/tests/test_logistic.py"), 650),
+    Suite("sklearn-preprocessing-metrics", "sklearn", (
+        "sklearn/preprocessing/tests/test_data.py", "sklearn/preprocessing/tests/test_encoders.py",
+        "sklearn/metrics/tests/test_classification.py",
+        "sklearn/metrics/tests/test_regression.py", "sklearn/metrics/tests/test_ranking.py"),
+          1249),
+    Suite("sklearn-model-selection", "sklearn", (
+        "sklearn/model_selection/tests/test_split.py",
+        "sklearn/model_selection/tests/test_search.py", "sklearn/tests/test_pipeline.py",
+        "sklearn/compose/tests/test_column_transformer.py"), 740),
+    Suite("sklearn-trees-clustering", "sklearn", (
+        "sklearn/tree/tests/test_tree.py", "sklearn/cluster/tests/test_k_means.py",
+        "sklearn/cluster/tests/test_dbscan.py", "sklearn/svm/tests/test_svm.py",
+        "sklearn/tests/test_naive_bayes.py"), 982),
+    Suite("matplotlib-colors-ticker-dates", "matplotlib", tuple(
+        f"matplotlib/tests/{name}.py" for name in (
+            "test_colors", "test_ticker", "test_dates", "test_cbook", "test_transforms",
+            "test_path", "test_category", "test_scale", "test_units")), 1292),
 )
 
 #: Modules not run, and why.
@@ -106,9 +163,48 @@ LEFT_OUT: dict[str, str] = {
                                             "own work; passes but for a memmap test",
     "pandas/tests/resample/test_datetime_index.py": "cost: 2,115 tests, 55 G fuel; all passed "
                                                     "or skipped when measured",
+    "scipy/integrate/tests/test_quadpack.py": "imports ctypes (CPython on WASI has no _ctypes); "
+                                              "quad runs in the data corpus (205_*)",
+    "scipy/stats/tests/test_distributions.py": "cost: 2,645 tests; test_stats.py and "
+                                               "test_morestats.py use the distributions",
+    "scipy/signal/tests/test_signaltools.py": "cost: 12,370 tests",
+    "scipy/sparse/linalg/_isolve/tests/test_iterative.py": "cost: 1,261 tests, 21 s in the "
+                                                           "sandbox; all passed or skipped when "
+                                                           "measured",
+    "sklearn/linear_model/tests/test_ridge.py": "cost: 1,490 tests, 28 s in the sandbox; all "
+                                                "passed or skipped when measured",
+    "sklearn/ensemble/tests/test_forest.py": "cost: 59 s in the sandbox (31 s natively); all "
+                                             "passed when measured; test_tree.py runs the trees",
+    "sklearn/decomposition/tests/test_pca.py": "cost: 606 tests, 3 min natively (its sparse "
+                                               "cases)",
+    "matplotlib/tests/test_axes.py": "cost: 866 tests, 32 s natively, most of them image "
+                                     "comparisons",
 }
 
 _NO_BZ2_LZMA = "bz2 and lzma compression: the runtime is built without _bz2 and _lzma"
+_NO_PROCESSES = ("a multiprocessing pool (`workers=2`): no processes in the sandbox (os.pipe is "
+                 "absent)")
+_NO_THREADS = "starts threads: no threads in the sandbox"
+_LONGJMP = ("a Python error in a compiled callback leaves it by longjmp, which ends the run on "
+            "WASI (no setjmp/longjmp: scripts/cpython_wasi/data/wasi-include/setjmp.h)")
+_NO_FP_FLAGS = ("WebAssembly has no floating-point status flags: numpy reports no 'invalid value' "
+                "or 'divide by zero' from IEEE arithmetic (RuntimeWarning, errstate(raise)); "
+                "numpy-0002 keeps only the status numpy sets itself")
+_NO_MMAP = ("a read-only memory map (sklearn's create_memmap_backed_data): CPython on WASI has "
+            "no mmap")
+_CXX_THROW = ("the C++ code throws, and the runtime has no C++ exceptions: the run ends "
+              "(scripts/cpython_wasi/data/cxa_stub.c)")
+_SCHUR_TRAPS = ("scipy.linalg.schur traps the instance (BAD_SIGNATURE): a bug of our build, "
+                "test_scipy_schur below")
+_FREETYPE = ("an image with text: matplotlib's reference images need FreeType 2.6.1, the runtime "
+             "has 2.13.3 (plot_stack.py)")
+_INT64_NOT_INTP = ("the default integer is int64 (numpy-0001) but intp is int32 on wasm32, and "
+                   "int64 does not cast safely to intp: scipy.signal.peak_prominences/peak_widths "
+                   "refuse a list of peak positions (TypeError: cannot safely cast `peaks` to "
+                   "dtype('intp')), as no other platform does")
+_INTP_INT32 = ("intp is int32 on wasm32 while the default integer is int64 (numpy-0001, so that "
+               "results match 64-bit platforms'): the test compares an intp result's dtype with "
+               "the default integer's")
 
 #: Tests not run, and why (node ids, prefixes of them ending before `::` or `[`, or patterns
 #: with `*`).
@@ -146,13 +242,142 @@ DESELECTED: dict[str, str] = {
     "numpy/random/tests/test_generator_mt19937.py::TestRandomDist::"
     "test_dirichlet_moderately_small_alpha":
         "~25 G fuel of Dirichlet draws",
+    # scipy: what the sandbox does not have
+    "scipy/optimize/tests/test_optimize.py::TestWorkers": _NO_PROCESSES,
+    "scipy/optimize/tests/test_optimize.py::TestBrute::test_workers": _NO_PROCESSES,
+    "scipy/optimize/tests/test_optimize.py::test_multiprocessing_too_many_open_files_23080":
+        _NO_PROCESSES,
+    "scipy/optimize/tests/test_optimize.py::test_cobyla_threadsafe": _NO_THREADS,
+    "scipy/optimize/tests/test_least_squares.py::*::test_workers": _NO_PROCESSES,
+    "scipy/optimize/tests/test_minpack.py::*::test_concurrent_*": _NO_PROCESSES,
+    "scipy/optimize/tests/test_zeros.py::test_gh3089_8394":
+        "the bracketing root finders leave a callback that returns NaN by longjmp: " + _LONGJMP,
+    "scipy/optimize/tests/test_zeros.py::test_gh18171":
+        "as test_gh3089_8394 (NaN from the callback; toms748, in Python, runs)",
+    "scipy/stats/tests/test_stats.py::TestPageTrendTest::test_accuracy2":
+        "exact null distribution by permutations: 277 MiB arrays (3,628,800 x 10 int64), "
+        "more than the suite's 1 GiB of memory leaves",
+    "scipy/stats/tests/test_contingency.py::TestChi2Contingency::"
+    "test_resampling_randomized[PermutationMethod]":
+        "a 160 MiB array (9,999 permutations of 2,100 int64), more than the suite's 1 GiB of "
+        "memory leaves",
+    "scipy/integrate/tests/test__quad_vec.py::TestQuadVec::test_quad_vec_pool": _NO_PROCESSES,
+    "scipy/integrate/tests/test__quad_vec.py::TestQuadVec::test_quad_vec_pool_args":
+        _NO_PROCESSES,
+    **{f"scipy/interpolate/tests/{name}::test_concurrency": _NO_THREADS for name in (
+        "test_interpolate.py::TestPPolyCommon", "test_interpolate.py::TestNdPPoly",
+        "test_polyint.py::TestKrogh", "test_polyint.py::TestBarycentric",
+        "test_rgi.py::TestRegularGridInterpolator", "test_bsplines.py::TestBSpline",
+        "test_bsplines.py::TestNdBSpline")},
+    "scipy/interpolate/tests/test_bsplines.py::TestBSpline::test_memmap":
+        "np.memmap (and threading.get_native_id): CPython on WASI has no mmap",
+    "scipy/fft/tests/test_basic.py::TestFFTThreadSafe": _NO_THREADS,
+    "scipy/fft/tests/test_basic.py::test_multiprocess": _NO_PROCESSES,
+    "scipy/sparse/linalg/_dsolve/tests/test_linsolve.py::TestSplu::test_threads_parallel":
+        _NO_THREADS,
+    "scipy/spatial/tests/test_kdtree.py::test_query_ball_point_multithreaded_workers":
+        _NO_THREADS,
+    "scipy/spatial/tests/test_kdtree.py::test_query_ball_point_multithreaded_explicit":
+        _NO_THREADS,
+    "scipy/spatial/tests/test_kdtree.py::test_ckdtree_parallel": _NO_THREADS,
+    "scipy/spatial/tests/test_kdtree.py::test_multithreaded_tree_access": _NO_THREADS,
+    "scipy/sparse/linalg/_dsolve/tests/test_linsolve.py::TestLinsolve::test_singular_gh_3312":
+        "SuperLU's error exit (ABORT) on a singular matrix: " + _LONGJMP,
+    "scipy/sparse/linalg/_dsolve/tests/test_linsolve.py::TestSplu::test_spilu_nnz0":
+        "SuperLU's error exit (ABORT) on an empty matrix: " + _LONGJMP,
+    "scipy/sparse/linalg/_dsolve/tests/test_linsolve.py::TestSplu::test_splu_basic":
+        "SuperLU's error exit (ABORT) on a singular matrix: " + _LONGJMP,
+    "scipy/spatial/tests/test_qhull.py::Test_HalfspaceIntersection::test_wrong_feasible_point":
+        "Qhull's error exit ends the run on WASI (qhull-0001: no setjmp/longjmp)",
+    "scipy/spatial/tests/test_distance.py::TestCdist::test_cdist_out":
+        "a wrong `out` array: " + _CXX_THROW,
+    "scipy/spatial/tests/test_distance.py::TestPdist::test_pdist_out":
+        "a wrong `out` array: " + _CXX_THROW,
+    "scipy/spatial/tests/test_distance.py::test_Xdist_non_negative_weights":
+        "negative weights: " + _CXX_THROW,
+    # scipy: traps the instance (a bug of our build: test_scipy_schur below)
+    "scipy/linalg/tests/test_decomp.py::TestSchur": _SCHUR_TRAPS,
+    "scipy/linalg/tests/test_decomp.py::TestOverwrite::test_schur": _SCHUR_TRAPS,
+    "scipy/linalg/tests/test_decomp.py::TestOverwrite::test_schur_complex": _SCHUR_TRAPS,
+    "scipy/linalg/tests/test_matfuncs.py::TestSignM": _SCHUR_TRAPS + " (signm)",
+    "scipy/linalg/tests/test_matfuncs.py::TestExpM::test_gh18086": _SCHUR_TRAPS + " (logm)",
+    **{f"scipy/linalg/tests/test_matfuncs.py::TestLogM::{name}": _SCHUR_TRAPS + " (logm)"
+       for name in ("test_al_mohy_higham_2012_experiment_1_funm_log",
+                    "test_round_trip_random_float", "test_round_trip_random_complex",
+                    "test_logm_type_preservation_and_conversion",
+                    "test_complex_spectrum_real_logm", "test_real_mixed_sign_spectrum",
+                    "test_exactly_singular", "test_opposite_sign_complex_eigenvalues",
+                    "test_readonly")},
+    **{f"scipy/linalg/tests/test_matfuncs.py::TestFractionalMatrixPower::{name}":
+       _SCHUR_TRAPS + " (fractional_matrix_power)"
+       for name in ("test_round_trip_random_complex", "test_round_trip_random_float",
+                    "test_larger_abs_fractional_matrix_powers",
+                    "test_random_matrices_and_powers", "test_al_mohy_higham_2012_experiment_1",
+                    "test_type_preservation_and_conversion",
+                    "test_type_conversion_mixed_sign_or_complex_spectrum", "test_singular")},
+    # scipy: too slow for a call's deadline
+    "scipy/stats/tests/test_stats.py::TestKSTwoSamples::testLargeBoth":
+        "exact two-sample KS p-values for 10,000 x 11,000 samples: over 30 s",
+    # scikit-learn: what the sandbox does not have
+    "sklearn/linear_model/tests/test_coordinate_descent.py::test_lasso_readonly_data": _NO_MMAP,
+    "sklearn/linear_model/tests/test_coordinate_descent.py::"
+    "test_multi_task_lasso_readonly_data": _NO_MMAP,
+    "sklearn/tree/tests/test_tree.py::test_apply_path_readonly_all_trees": _NO_MMAP,
+    "sklearn/tree/tests/test_tree.py::test_tree_deserialization_from_read_only_buffer":
+        _NO_MMAP,
+    "sklearn/cluster/tests/test_k_means.py::test_predict_does_not_change_cluster_centers":
+        _NO_MMAP,
+    "sklearn/svm/tests/test_svm.py::test_linearsvc_verbose":
+        "redirects fd 1 with os.dup: WASI has no dup",
+    # matplotlib
+    "matplotlib/tests/test_ticker.py::test_locale_comma":
+        "starts a Python subprocess: no processes in the sandbox",
+    "matplotlib/tests/test_colors.py::test_light_source_topo_surface[png]":
+        "reads matplotlib's sample data, which the runtime does not ship (plot_stack.py)",
+    "matplotlib/tests/test_cbook.py::test_warn_external":
+        "expects its own file inside the installed package's directory (what warn_external "
+        "skips): here the tests are in /input, the package in the runtime",
+    "matplotlib/tests/test_transforms.py::TestAffine2D::test_invalid_transform":
+        "a wrong shape: " + _CXX_THROW,
 }
 
 #: Failures expected on wasm32 or in the sandbox, by design.
-WASM32_XFAIL: dict[str, str] = {}
+WASM32_XFAIL: dict[str, str] = {
+    "scipy/optimize/tests/test_linprog.py::TestLinprogSimplexNoPresolve::"
+    "test_bounds_infeasible_2": _NO_FP_FLAGS,
+    "scipy/stats/tests/test_stats.py::TestKSTwoSamples::test_some_code_paths": _NO_FP_FLAGS,
+    "scipy/stats/tests/test_stats.py::TestWassersteinDistance::test_inf_values": _NO_FP_FLAGS,
+    "scipy/stats/tests/test_stats.py::TestEnergyDistance::test_inf_values": _NO_FP_FLAGS,
+    "scipy/stats/tests/test_stats.py::TestBrunnerMunzel::test_brunnermunzel_normal_dist":
+        _NO_FP_FLAGS,
+    "scipy/stats/tests/test_stats.py::TestCumfreq::test_against_reference[numpy-True-*":
+        _INTP_INT32 + " (`extrapoints` with weights)",
+    "scipy/stats/tests/test_stats.py::TestRelfreq::test_against_reference[numpy-True-*":
+        _INTP_INT32 + " (`extrapoints` with weights)",
+    **{f"matplotlib/tests/{name}[png]": _FREETYPE for name in (
+        "test_colors.py::test_cmap_and_norm_from_levels_and_colors",
+        "test_colors.py::test_boundarynorm_and_colorbarbase", "test_dates.py::test_date_axhspan",
+        "test_dates.py::test_date_axvspan", "test_dates.py::test_date_axhline",
+        "test_dates.py::test_date_axvline", "test_dates.py::test_RRuleLocator",
+        "test_dates.py::test_DateFormatter", "test_dates.py::test_date_inverted_limit",
+        "test_path.py::test_log_transform_with_zero", "test_units.py::test_numpy_facade",
+        "test_units.py::test_jpl_bar_units", "test_units.py::test_jpl_barh_units")},
+}
 
 #: Failures caused by bugs of our build (reported; strict xfails until fixed).
-BUILD_BUGS: dict[str, str] = {}
+BUILD_BUGS: dict[str, str] = {
+    **{f"scipy/signal/tests/test_peak_finding.py::{name}": _INT64_NOT_INTP for name in (
+        "TestPeakProminences::test_basic", "TestPeakProminences::test_edge_cases",
+        "TestPeakProminences::test_non_contiguous", "TestPeakProminences::test_wlen",
+        "TestPeakProminences::test_exceptions", "TestPeakProminences::test_warnings",
+        "TestPeakWidths::test_basic", "TestPeakWidths::test_non_contiguous",
+        "TestPeakWidths::test_exceptions", "TestPeakWidths::test_warnings",
+        "TestPeakWidths::test_mismatching_prominence_data",
+        "TestPeakWidths::test_no_zero_division_with_prominence_data",
+        "TestPeakWidths::test_intersection_rules")},
+    "sklearn/tree/tests/test_tree.py::test_absolute_errors_precomputation_function":
+        _INT64_NOT_INTP + " (a Cython `const intp_t[:]` buffer given np.arange's int64)",
+}
 
 
 def _in_suite(suite: Suite, nodeid: str) -> bool:
@@ -233,3 +458,17 @@ def test_stringdtype_find(data_box: sw.Sandbox) -> None:
         "import numpy as np\nprint(np.strings.find(np.array(['abc'], dtype='T'), 'b'))")
     assert result.status == "succeeded", f"{result.status} {result.error}"
     assert result.stdout == "[1]\n"
+
+
+# A bug of our build the scipy suites found, not fixed yet: its tests are deselected above.
+@pytest.mark.xfail(strict=True, reason=(
+    "bug of our build: scipy's f2py wrappers of ?gees (flapack_gen.pyf.src) pass two hidden "
+    "Fortran string lengths, which OpenBLAS's C LAPACK (f2c, no lengths) does not take: on "
+    "wasm the call's signature differs from the definition's and traps (BAD_SIGNATURE)"))
+def test_scipy_schur(data_box: sw.Sandbox) -> None:
+    result = data_box.execute(
+        "import numpy as np\nfrom scipy import linalg\n"
+        "a = np.array([[1.0, 2.0], [3.0, 4.0]])\nt, z = linalg.schur(a)\n"
+        "print(np.allclose(z @ t @ z.T, a), np.allclose(np.tril(t, -1), 0))")
+    assert result.status == "succeeded", f"{result.status} {result.error}"
+    assert result.stdout == "True True\n"
