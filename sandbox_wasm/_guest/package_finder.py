@@ -46,8 +46,9 @@ class PackageFinder:
 
     # -- finder
     def find_spec(self, fullname, path=None, target=None):
-        entry = self._modules.get(fullname)
-        if entry is None:
+        try:
+            entry = self._entry(fullname)
+        except ImportError:
             return None
         spec = _bootstrap.ModuleSpec(fullname, self, origin=entry[1], is_package=entry[0])
         if entry[0]:
@@ -138,7 +139,13 @@ class PackageFinder:
     def _entry(self, fullname):
         entry = self._modules.get(fullname)
         if entry is None:
-            raise ImportError(f"no module named {fullname!r} in the image", name=fullname)
+            # `package.__init__` (statsmodels.api does `from .__init__ import test`): the
+            # package's own file as a plain module, a second one, as the path finder has it.
+            parent, _, last = fullname.rpartition(".")
+            package = self._modules.get(parent) if last == "__init__" else None
+            if package is None or not package[0] or package[1] is None:
+                raise ImportError(f"no module named {fullname!r} in the image", name=fullname)
+            entry = (False, *package[1:])
         return entry
 
 

@@ -163,7 +163,7 @@ STAGES = ["cxx", "numpy", "pandas", "data-link", "data-site"]
 #: The stages whose extension modules data-link links (ext/extensions.json each), and the
 #: C library stages they link: plot_stack.py's and sci_stack.py's.
 EXT_STAGES = ("numpy", "pandas", "pillow", "kiwisolver", "contourpy", "matplotlib", "scipy",
-              "sklearn")
+              "sklearn", "statsmodels")
 LIB_STAGES = ("freetype", "qhull", "libjpeg", "openblas")
 EXT_SUFFIX = f".cpython-{build.PY_MINOR.replace('.', '')}-wasm32-wasi.so"
 C_ARGS = [build.WASM_OPT, "-DNDEBUG"]
@@ -215,6 +215,9 @@ SITE_DROP_SUFFIXES = {
     ".pxd": "Cython declarations (for building against numpy/pandas)",
     ".pyi": "type stubs: read by type checkers, never at run time (they would sit in the "
             "image's memory)",
+    **dict.fromkeys((".pyx", ".pyx.in", ".pyx.tp", ".pxd.tp", ".pxi", ".pxi.in", ".c", ".cpp",
+                     ".h"), "Cython, C and C++ sources and templates (compiled in)"),
+    "/meson.build": "build files",
 }
 # Reproducible wheels: every member with this time and mode, sorted, deflated at level 9.
 WHEEL_DATE = (1980, 1, 1, 0, 0, 0)

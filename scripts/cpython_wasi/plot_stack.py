@@ -25,6 +25,7 @@ PyPI. What was learnt: LOG.md ("The plotting stack").
 from __future__ import annotations
 
 import concurrent.futures
+import fnmatch
 import json
 import shlex
 import shutil
@@ -135,6 +136,17 @@ PURE_WHEELS = {
                  "1c69b3dc30240f6e848c5a673cafc86affa44184ecce721e25b7194663ad10dc", 501718),
     "cloudpickle": ("cloudpickle-3.1.3-py3-none-any.whl",
                     "1654f4f18e416447210a63c5c25a135d65a292156aa5fa519dfa4baf7726dddb", 22399),
+    # statsmodels' dependencies: patsy (its formulas before 0.15) and formulaic (0.15's
+    # formula engine) with formulaic's interface-meta and wrapt (the pure wheel: no C part).
+    "patsy": ("patsy-1.0.3-py2.py3-none-any.whl",
+              "d3dbebe8fd5f46e29912d030b63c6268647b59bf788a99e2af28a30234cf357c", 233318),
+    "formulaic": ("formulaic-1.2.2-py3-none-any.whl",
+                  "0f84ff49e3fc9dc0e68ab08a0a9427874021aa6c558e66b44dc634a35739b09b", 118939),
+    "interface-meta": ("interface_meta-2.0.1-py3-none-any.whl",
+                       "f38016bef9a4429b6d0792d809be7b65e9781820c674bf7f463999086b6e6323",
+                       15330),
+    "wrapt": ("wrapt-2.5.2-py3-none-any.whl",
+              "61eb54e9540ea522c2c4752a57549a83d3c67e6704ed708403d28e067aaf90f0", 82025),
     "pytz": ("pytz-2026.6-py2.py3-none-any.whl",
              "7fed3fee8fd6bd4a2b7b75a8d56021d0624127bf69bd5691f115db929ac570b3", 506321),
     # requests and its dependencies (charset_normalizer's pure wheel: no mypyc speedups).
@@ -606,13 +618,16 @@ SITE_PACKAGES = {
     "matplotlib": ("matplotlib", MATPLOTLIB_VERSION, "install",
                    ["matplotlib", "mpl_toolkits", "pylab.py"]),
 }
-#: What is left out of these wheels besides data_stack.SITE_DROP_*, and why.
+#: What is left out of these wheels besides data_stack.SITE_DROP_*, and why (paths, or
+#: patterns where `*` stands for any part).
 PLOT_SITE_DROP = {
     "matplotlib/mpl-data/sample_data": "example data of matplotlib's gallery "
                                        "(cbook.get_sample_data)",
     "matplotlib/mpl-data/images": "toolbar icons of the interactive (GUI) backends",
     "matplotlib/backends/web_backend": "JavaScript/CSS of the WebAgg and nbAgg backends",
     "matplotlib/testing": "matplotlib's test helpers (its tests are not shipped)",
+    "statsmodels/datasets/*/src": "the original files the datasets' CSVs were made from "
+                                  "(4.7 MB; their loaders read the CSVs)",
 }
 
 
@@ -634,7 +649,8 @@ def plot_site_wheels(ctx: build.Ctx, wheels: Path, packages: dict) -> list[dict]
             else:
                 files.update(ds.site_files(root, top))
         files = {rel: data for rel, data in files.items()
-                 if not any(rel == p or rel.startswith(p + "/") for p in PLOT_SITE_DROP)}
+                 if not any(fnmatch.fnmatchcase(rel, p) or fnmatch.fnmatchcase(rel, p + "/*")
+                            for p in PLOT_SITE_DROP)}
         files = ds.apply_site_patches(ctx, stage, files)
         for rel, data in files.items():
             ds.check_no_leaks(ctx, f"data-site: {stage} {rel}", data)

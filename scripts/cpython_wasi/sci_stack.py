@@ -19,6 +19,8 @@ only into its own directory):
             deprecated scipy.odr is absent; no Pythran: its modules fall back to their
             Cython/Python versions), with OpenBLAS and our Qhull (plot_stack's).
   sklearn   scikit-learn (meson, Cython; no OpenMP), against scipy's .pxd files.
+  statsmodels  statsmodels (meson, Cython, tempita templates), against scipy's .pxd files
+            (its state-space models call BLAS/LAPACK through scipy.linalg.cython_blas/_lapack).
 
 On wasm, a call through a declaration whose signature differs from the definition's traps;
 OpenBLAS declares some LAPACK subroutines as returning `int` where LAPACK and scipy say
@@ -50,6 +52,7 @@ DATA = HERE / "data"
 OPENBLAS_VERSION = "0.3.31"
 SCIPY_VERSION = "1.18.1"
 SKLEARN_VERSION = "1.9.1"
+STATSMODELS_VERSION = "0.15.0"
 SCI_INPUTS = {
     "openblas": ps._pypi("cmeel-openblas", f"cmeel_openblas-{OPENBLAS_VERSION}.tar.gz",
                          "a3fe5e5875393a37f569da9bf1403adae45579570e8582b837bd985746d9ac20",
@@ -60,6 +63,9 @@ SCI_INPUTS = {
     "sklearn": ps._pypi("scikit-learn", f"scikit_learn-{SKLEARN_VERSION}.tar.gz",
                         "629cada3e33e2b9bf376cdc7614a47a4140b8aedc1d836579e359736fbd82977",
                         7786908),
+    "statsmodels": ps._pypi("statsmodels", f"statsmodels-{STATSMODELS_VERSION}.tar.gz",
+                            "5d257fe58d0772bc46a557880ca78e2a8e07fec7bfd9d11074aef8e33e1aecbc",
+                            15736853),
 }
 # For the host python (the native build-python 3.13): scipy's build runs numpy.f2py to write
 # the C wrappers of its BLAS/LAPACK modules (_fblas, _flapack); f2py imports numpy, so this
@@ -72,7 +78,7 @@ SCI_HOST_TOOLS = {
 }
 
 # --------------------------------------------------------------------------- build knobs
-STAGES = ["openblas", "scipy", "sklearn"]
+STAGES = ["openblas", "scipy", "sklearn", "statsmodels"]
 SYMBOL_PREFIX = "scipy_"
 OPENBLAS_MAKE = [
     "NOFORTRAN=1", "C_LAPACK=1", "NO_SHARED=1", "NO_LAPACKE=1", "USE_THREAD=0",
@@ -99,6 +105,8 @@ SCIPY_MESON_OPTIONS = [
 # scikit-learn's: no OpenMP is found (its prange loops run serially), no .pyc.
 SKLEARN_MESON_OPTIONS = ["--buildtype=release", "-Db_ndebug=if-release",
                          "-Dpython.bytecompile=-1"]
+# statsmodels': the same (it has no OpenMP or optional parts).
+STATSMODELS_MESON_OPTIONS = SKLEARN_MESON_OPTIONS
 # NO_APPEND_FORTRAN: the Fortran names without the underscore (see the docstring);
 # SuperLU's own BLAS names take their suffix from BLAS_FORTRAN_SUFFIX instead. HiGHS
 # includes <csignal>: wasi-libc's signal emulation (its handlers never fire).
@@ -464,40 +472,65 @@ def stage_scipy(ctx: build.Ctx) -> None:
     log(f"scipy {SCIPY_VERSION}: {len(modules)} extension modules")
 
 
-# --------------------------------------------------------------------------- scikit-learn
-def stage_sklearn(ctx: build.Ctx) -> None:
-    """scikit-learn (meson, Cython; no OpenMP: its parallel loops run on one thread), with
-    scipy's stage tools: Cython finds numpy's and scipy's .pxd files (sklearn cimports
-    scipy.linalg.cython_blas and scipy.special.cython_special, whose functions it calls
-    through their modules' capsules at run time)."""
-    out = ds.fresh_dir(ctx, "sklearn")
+# --------------------------------------------------------------------------- on scipy
+def meson_on_scipy(ctx: build.Ctx, stage: str, options: list[str]) -> list[dict]:
+    """Build and install the sdist of the pinned input `stage` (meson), a package that builds
+    against scipy: scipy's cross file with compilers that also read data/<stage>-renames.txt,
+    scipy's environment with numpy's and scipy's .pxd files on PYTHONPATH (scikit-learn and
+    statsmodels cimport scipy.linalg.cython_blas/_lapack and scipy.special.cython_special,
+    whose functions they call through those modules' capsules at run time); writes the
+    stage's ext/ (extension modules) and returns their descriptions."""
+    out = ds.fresh_dir(ctx, stage)
     cxx = ds.data_dir(ctx, "cxx")
     scipy_out = ds.data_dir(ctx, "scipy")
-    src = ds.unpack_sdist(ctx, "sklearn", out / "src")
-    # scipy's cross file, with compilers that also read data/sklearn-renames.txt.
+    src = ds.unpack_sdist(ctx, stage, out / "src")
     cross = (scipy_out / "cross.ini").read_text()
-    (out / "cross.ini").write_text(renaming_compilers(ctx, out, cross, "sklearn-renames.txt"))
+    (out / "cross.ini").write_text(renaming_compilers(ctx, out, cross, f"{stage}-renames.txt"))
     env = scipy_env(ctx, scipy_out)
     env["PYTHONPATH"] = ":".join([str(scipy_out / "fakenumpy"),
                                   str(ds.site_packages(scipy_out / "install"))])
+    # The cross file's python (the host interpreter with the target's sysconfig) finds the
+    # stand-in numpy too: statsmodels asks it for numpy's include directory.
+    env["DATA_HOST_PYTHONPATH"] = ":".join(
+        [str(scipy_out / "fakenumpy"), *filter(None, [env.get("DATA_HOST_PYTHONPATH")])])
     meson = [cxx / "venv" / "bin" / "meson"]
     t0 = time.monotonic()
-    run(ctx, [*meson, "setup", out / "build", f"--cross-file={out / 'cross.ini'}",
-              *SKLEARN_MESON_OPTIONS], cwd=src, env=env)
-    log(f"sklearn: ninja -j{build.MAKE_JOBS}")
+    run(ctx, [*meson, "setup", out / "build", f"--cross-file={out / 'cross.ini'}", *options],
+        cwd=src, env=env)
+    log(f"{stage}: ninja -j{build.MAKE_JOBS}")
     run(ctx, [cxx / "venv" / "bin" / "ninja", "-C", out / "build", f"-j{build.MAKE_JOBS}"],
         env=env)
     run(ctx, [*meson, "install", "-C", out / "build", "--destdir", out / "install",
               "--no-rebuild"], env=env)
     modules = ds.collect_extensions(ctx, out / "build", out)
-    log(f"sklearn {SKLEARN_VERSION}: {len(modules)} extension modules in "
-        f"{time.monotonic() - t0:.0f}s")
+    log(f"{stage}: {len(modules)} extension modules in {time.monotonic() - t0:.0f}s")
+    return modules
+
+
+def stage_sklearn(ctx: build.Ctx) -> None:
+    """scikit-learn (meson, Cython; no OpenMP: its parallel loops run on one thread)."""
+    meson_on_scipy(ctx, "sklearn", SKLEARN_MESON_OPTIONS)
+
+
+def stage_statsmodels(ctx: build.Ctx) -> None:
+    """statsmodels (meson, Cython; its .pyx.in templates expanded by its tempita script,
+    which meson runs with its own Python: the cxx venv's, which has Cython)."""
+    meson_on_scipy(ctx, "statsmodels", STATSMODELS_MESON_OPTIONS)
 
 
 # --------------------------------------------------------------------------- stage specs
 def _settings() -> list:
     return [ds.C_ARGS, ds.CPP_ARGS, ds.EXT_SUFFIX, ds.LLVM, build.WASM_OPT]
 
+
+def _on_scipy_files(stage: str) -> tuple[str, ...]:
+    return ("data/renames.txt", f"data/{stage}-renames.txt",
+            *(f"data/{p.name}" for p in sorted(DATA.glob(f"{stage}-*.patch"))))
+
+
+_ON_SCIPY_HELPERS = (meson_on_scipy, scipy_env, renaming_compilers, ds.unpack_sdist,
+                     ds.site_packages, ds.collect_extensions, ds.copy_archive, ds.mangle,
+                     ps.plot_env)
 
 STAGE_SPECS = {
     "openblas": dict(
@@ -526,12 +559,13 @@ STAGE_SPECS = {
         pins=ds.DATA_INPUTS),
     "sklearn": dict(
         func=stage_sklearn, needs=("cxx", "cross", "plot-tools", "numpy", "scipy"),
-        inputs=("sklearn",),
-        files=("data/renames.txt", "data/sklearn-renames.txt",
-               *(f"data/{p.name}" for p in sorted(DATA.glob("sklearn-*.patch")))),
-        helpers=(scipy_env, renaming_compilers, ds.unpack_sdist, ds.site_packages,
-                 ds.collect_extensions, ds.copy_archive, ds.mangle, ps.plot_env),
+        inputs=("sklearn",), files=_on_scipy_files("sklearn"), helpers=_ON_SCIPY_HELPERS,
         settings=lambda: [SKLEARN_MESON_OPTIONS, _settings()], pins=ds.DATA_INPUTS),
+    "statsmodels": dict(
+        func=stage_statsmodels, needs=("cxx", "cross", "plot-tools", "numpy", "scipy"),
+        inputs=("statsmodels",), files=_on_scipy_files("statsmodels"),
+        helpers=_ON_SCIPY_HELPERS,
+        settings=lambda: [STATSMODELS_MESON_OPTIONS, _settings()], pins=ds.DATA_INPUTS),
 }
 
 
@@ -540,4 +574,5 @@ STAGE_SPECS = {
 SITE_PACKAGES = {
     "scipy": ("scipy", SCIPY_VERSION, "install", ["scipy"]),
     "sklearn": ("scikit-learn", SKLEARN_VERSION, "install", ["sklearn"]),
+    "statsmodels": ("statsmodels", STATSMODELS_VERSION, "install", ["statsmodels"]),
 }

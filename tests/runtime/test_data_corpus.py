@@ -6,17 +6,18 @@ expanding and ewm windows, resampling on a DatetimeIndex, time zones, ``.str`` m
 categoricals, missing data, CSV and JSON in and out, numpy linear algebra, seeded random
 numbers, statistics, FFT, polynomial fits and histograms; scipy (optimize, linprog/milp,
 stats, integrate, linalg, interpolate, signal, sparse and graphs, spatial, cluster, fft,
-special, ndimage) and scikit-learn (pipelines, regression, classification, clustering, PCA,
-grid search, text features, imputation). A script reads the files named on
-its ``# inputs:`` line from ``/input`` (given here from ``data_corpus/inputs/``), or builds
-its data itself, works in ``/output`` (the working directory) and prints its results.
+special, ndimage), scikit-learn (pipelines, regression, classification, clustering, PCA,
+grid search, text features, imputation) and statsmodels (OLS and GLMs through formulas, ARIMA
+and SARIMAX, decomposition and smoothing, statistical tests, robust, quantile and mixed
+models). A script reads the files named on its ``# inputs:`` line from ``/input`` (given here
+from ``data_corpus/inputs/``), or builds its data itself, works in ``/output`` (the working
+directory) and prints its results.
 
 Each was run natively by ``data_corpus/record.py`` (CPython 3.13 with exactly the data
-runtime's numpy, pandas, scipy, scikit-learn and their pure-Python dependencies, twice, with
-two hash seeds), and its
-stdout and the files it wrote were recorded in ``expected.json``. Here each runs on the
-``python-data`` runtime under the default (balanced) policy and limits, and must succeed and
-print and write exactly the same. The scripts print nothing that legitimately differs between
+runtime's numpy, pandas, scipy, scikit-learn, statsmodels and their pure-Python dependencies,
+twice, with two hash seeds), and its stdout and the files it wrote were recorded in
+``expected.json``. Here each runs on the ``python-data`` runtime under the default (balanced)
+policy and limits, and must succeed and print and write exactly the same. The scripts print nothing that legitimately differs between
 64-bit Linux and wasm32 (``np.intp`` is int32 there), and round what BLAS or libm computes
 to fewer digits than either may differ in; a difference is a bug of the runtime.
 """
@@ -38,9 +39,11 @@ EXPECTED: dict[str, dict[str, object]] = json.loads(
 RUNTIME = "python-data"
 TIMEOUT_MS = 20_000
 INPUTS_LINE = re.compile(r"^# inputs: (.+)$", re.M)
-#: What the data runtime does not ship: a script importing one could not pass there.
+#: What a script here does not import: charts (their pixels differ by FreeType version;
+#: test_data_runtime.py checks them as PNGs), packages the native recording does not hold, and
+#: what the data runtime does not ship (pyarrow, numexpr, bottleneck).
 ABSENT_MODULES = re.compile(
-    r"^\s*(?:import|from)\s+(?:matplotlib|seaborn|statsmodels|tabulate|pyarrow"
+    r"^\s*(?:import|from)\s+(?:matplotlib|seaborn|tabulate|pyarrow"
     r"|numexpr|bottleneck|openpyxl)\b", re.M)
 
 # What each category means in the sources (a script may count for several), with its minimum.
@@ -86,6 +89,11 @@ COVERAGE: dict[str, tuple[str, int]] = {
     "scikit-learn fit / predict": (r"\.fit\(|\.predict\(", 5),
     "scikit-learn pipelines and model selection": (
         r"Pipeline|make_pipeline|GridSearchCV|cross_val_score|train_test_split", 4),
+    "statsmodels models": (r"smf\.(?:ols|logit|glm|quantreg|mixedlm)\(|sm\.(?:OLS|RLM|WLS|Probit)\("
+                           r"|ARIMA\(|SARIMAX\(|ExponentialSmoothing\(", 5),
+    "statsmodels tests and time-series tools": (
+        r"anova_lm|adfuller|kpss|acorr_ljungbox|multipletests|proportions_ztest|seasonal_decompose"
+        r"|STL\(|lowess\(", 3),
 }
 
 

@@ -22,8 +22,7 @@ What does not run, or fails, and why:
 - LEFT_OUT: modules that cannot be imported in the sandbox, or cost too much for CI;
 - DESELECTED: tests that need what the sandbox does not have (threads, processes, ctypes,
   mmap, dup, more memory than a suite's session has) or the build cannot do on WASI (carry a
-  C++ exception or a longjmp back through C: the run ends), outlast a call's deadline, or
-  trap the instance (a bug, tested directly below);
+  C++ exception or a longjmp back through C: the run ends), or outlast a call's deadline;
 - WASM32_XFAIL: tests of behaviour that differs by design on wasm32 or in the sandbox;
 - BUILD_BUGS: failures caused by bugs of our build, reported; strict xfails, so that a fixed
   one fails its suite until its line is deleted.
@@ -101,7 +100,7 @@ SUITES: tuple[Suite, ...] = (
     Suite("scipy-linalg", "scipy", ("scipy/linalg/tests/test_basic.py",
                                     "scipy/linalg/tests/test_decomp.py",
                                     "scipy/linalg/tests/test_decomp_cholesky.py",
-                                    "scipy/linalg/tests/test_matfuncs.py"), 5753),
+                                    "scipy/linalg/tests/test_matfuncs.py"), 5817),
     Suite("scipy-integrate-interpolate", "scipy", (
         "scipy/integrate/tests/test_integrate.py", "scipy/integrate/tests/test_quadrature.py",
         "scipy/integrate/tests/test__quad_vec.py", "scipy/integrate/tests/test_bvp.py",
@@ -194,8 +193,6 @@ _NO_MMAP = ("a read-only memory map (sklearn's create_memmap_backed_data): CPyth
             "no mmap")
 _CXX_THROW = ("the C++ code throws, and the runtime has no C++ exceptions: the run ends "
               "(scripts/cpython_wasi/data/cxa_stub.c)")
-_SCHUR_TRAPS = ("scipy.linalg.schur traps the instance (BAD_SIGNATURE): a bug of our build, "
-                "test_scipy_schur below")
 _FREETYPE = ("an image with text: matplotlib's reference images need FreeType 2.6.1, the runtime "
              "has 2.13.3 (plot_stack.py)")
 _INT64_NOT_INTP = ("the default integer is int64 (numpy-0001) but intp is int32 on wasm32, and "
@@ -295,26 +292,6 @@ DESELECTED: dict[str, str] = {
         "a wrong `out` array: " + _CXX_THROW,
     "scipy/spatial/tests/test_distance.py::test_Xdist_non_negative_weights":
         "negative weights: " + _CXX_THROW,
-    # scipy: traps the instance (a bug of our build: test_scipy_schur below)
-    "scipy/linalg/tests/test_decomp.py::TestSchur": _SCHUR_TRAPS,
-    "scipy/linalg/tests/test_decomp.py::TestOverwrite::test_schur": _SCHUR_TRAPS,
-    "scipy/linalg/tests/test_decomp.py::TestOverwrite::test_schur_complex": _SCHUR_TRAPS,
-    "scipy/linalg/tests/test_matfuncs.py::TestSignM": _SCHUR_TRAPS + " (signm)",
-    "scipy/linalg/tests/test_matfuncs.py::TestExpM::test_gh18086": _SCHUR_TRAPS + " (logm)",
-    **{f"scipy/linalg/tests/test_matfuncs.py::TestLogM::{name}": _SCHUR_TRAPS + " (logm)"
-       for name in ("test_al_mohy_higham_2012_experiment_1_funm_log",
-                    "test_round_trip_random_float", "test_round_trip_random_complex",
-                    "test_logm_type_preservation_and_conversion",
-                    "test_complex_spectrum_real_logm", "test_real_mixed_sign_spectrum",
-                    "test_exactly_singular", "test_opposite_sign_complex_eigenvalues",
-                    "test_readonly")},
-    **{f"scipy/linalg/tests/test_matfuncs.py::TestFractionalMatrixPower::{name}":
-       _SCHUR_TRAPS + " (fractional_matrix_power)"
-       for name in ("test_round_trip_random_complex", "test_round_trip_random_float",
-                    "test_larger_abs_fractional_matrix_powers",
-                    "test_random_matrices_and_powers", "test_al_mohy_higham_2012_experiment_1",
-                    "test_type_preservation_and_conversion",
-                    "test_type_conversion_mixed_sign_or_complex_spectrum", "test_singular")},
     # scipy: too slow for a call's deadline
     "scipy/stats/tests/test_stats.py::TestKSTwoSamples::testLargeBoth":
         "exact two-sample KS p-values for 10,000 x 11,000 samples: over 30 s",
@@ -460,15 +437,18 @@ def test_stringdtype_find(data_box: sw.Sandbox) -> None:
     assert result.stdout == "[1]\n"
 
 
-# A bug of our build the scipy suites found, not fixed yet: its tests are deselected above.
-@pytest.mark.xfail(strict=True, reason=(
-    "bug of our build: scipy's f2py wrappers of ?gees (flapack_gen.pyf.src) pass two hidden "
-    "Fortran string lengths, which OpenBLAS's C LAPACK (f2c, no lengths) does not take: on "
-    "wasm the call's signature differs from the definition's and traps (BAD_SIGNATURE)"))
+# A bug of our build the scipy suites found, fixed (data/scipy-0008: f2py's wrappers of ?gees
+# passed two hidden Fortran string lengths OpenBLAS's C LAPACK does not take, a call of another
+# signature, which traps on wasm): checked directly too, with what calls it.
 def test_scipy_schur(data_box: sw.Sandbox) -> None:
     result = data_box.execute(
         "import numpy as np\nfrom scipy import linalg\n"
         "a = np.array([[1.0, 2.0], [3.0, 4.0]])\nt, z = linalg.schur(a)\n"
-        "print(np.allclose(z @ t @ z.T, a), np.allclose(np.tril(t, -1), 0))")
+        "print(np.allclose(z @ t @ z.T, a), np.allclose(np.tril(t, -1), 0))\n"
+        "c = a + 1j * np.eye(2)\nt, z = linalg.schur(c)\n"
+        "print(np.allclose(z @ t @ z.conj().T, c))\n"
+        "t, z, sdim = linalg.schur(np.diag([-1.0, 2.0, -3.0]), sort='lhp')\nprint(sdim)\n"
+        "m = np.array([[2.0, 1.0], [0.0, 3.0]])\n"
+        "print(np.allclose(linalg.expm(linalg.logm(m)), m), np.round(linalg.signm(m), 6).tolist())")
     assert result.status == "succeeded", f"{result.status} {result.error}"
-    assert result.stdout == "True True\n"
+    assert result.stdout == "True True\nTrue\n2\nTrue [[1.0, 0.0], [0.0, 1.0]]\n"

@@ -91,3 +91,20 @@ def test_scikit_learn_fits_and_predicts_without_threads(data_box: sw.Sandbox) ->
     lines = result.stdout.splitlines()
     assert lines[0] == "1.9.1 1.0"
     assert lines[1] == "[0.9254, 0.9254, 0.9697]"  # native scikit-learn 1.9.1's
+
+
+def test_blas_work_buffer_is_small(data_box: sw.Sandbox) -> None:
+    """OpenBLAS allocates its GEMM work buffer on a run's first BLAS call, in every fresh run
+    (the instance is reset) and for good (wasm memory does not shrink): on WASI it is 4 MiB
+    (openblas-0001), not upstream's 32. A 600x600 product blocks through all of it; its
+    operands are in Fortran order, so that the wrapper copies nothing, and its result (2.7
+    MiB) is allocated in both runs."""
+    setup = ("import numpy as np\nfrom scipy.linalg import blas\n"
+             "a = np.ones((600, 600), order='F')\nb = np.ones((600, 600), order='F')\n"
+             "c = np.ones((600, 600), order='F')\n")
+    without = data_box.execute(setup + "c = np.ones((600, 600), order='F')\nprint(c[0, 0])")
+    with_gemm = data_box.execute(setup + "c = blas.dgemm(1.0, a, b)\nprint(c[0, 0])")
+    assert without.status == with_gemm.status == "succeeded", with_gemm.stderr
+    assert with_gemm.stdout == "600.0\n"
+    grown = with_gemm.metrics.peak_memory_bytes - without.metrics.peak_memory_bytes
+    assert grown < 6 * 2**20, f"a BLAS call grew the guest's memory by {grown / 2**20:.1f} MiB"

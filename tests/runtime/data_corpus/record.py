@@ -46,13 +46,26 @@ SANDBOX_DIRS = re.compile(r"""(?<=["'])/(input|output)(?=["'/])""")
 PINS = [
     "numpy==2.4.6",
     "pandas==3.0.6",
-    "matplotlib==3.10.9",  # benchmarks/data_runtime.py's native chart
+    "matplotlib==3.10.9",  # benchmarks/data_runtime.py's native chart, and its dependencies
+    "contourpy==1.4.0",
+    "cycler==0.12.1",
+    "fonttools==4.68.0",
+    "kiwisolver==1.5.1",
+    "pillow==13.0.0",
+    "pyparsing==3.3.3",
+    "packaging==26.4",
     "scipy==1.18.1",
     "scikit-learn==1.9.1",
     "joblib==1.6.0",
     "cloudpickle==3.1.3",
     "threadpoolctl==3.8.0",
     "narwhals==2.29.0",
+    "statsmodels==0.15.0",
+    "patsy==1.0.3",
+    "formulaic==1.2.2",
+    "interface-meta==2.0.1",
+    "wrapt==2.5.2",
+    "typing-extensions==4.16.0",
     "python-dateutil==2.9.0.post0",
     "six==1.17.0",
     "tzdata==2026.6",
@@ -74,27 +87,35 @@ def find_python():
 def venv_python():
     """The venv's interpreter, after making sure it holds exactly PINS."""
     python = os.path.join(VENV, "bin", "python")
-    if os.path.exists(python) and installed(python) == sorted(PINS):
+    pins = sorted(normalized(pin) for pin in PINS)
+    if os.path.exists(python) and installed(python) == pins:
         return python
     if not os.path.exists(python):
         subprocess.run([find_python(), "-m", "venv", VENV], check=True)
     subprocess.run([python, "-m", "pip", "install", "--quiet", "--only-binary=:all:", *PINS],
                    check=True)
-    extra = sorted(set(installed(python)) - set(PINS))
+    extra = sorted(set(installed(python)) - set(pins))
     if extra:
         # Optional pandas dependencies (pyarrow, numexpr, bottleneck, ...) change its
         # behaviour; the data runtime has none of them.
         subprocess.run([python, "-m", "pip", "uninstall", "--quiet", "--yes",
                         *(e.split("==")[0] for e in extra)], check=True)
-    if installed(python) != sorted(PINS):
+    if installed(python) != pins:
         sys.exit(f"{VENV} does not hold exactly {PINS}: {installed(python)}")
     return python
+
+
+def normalized(pin):
+    """A pin with its project name as pip compares them (interface_meta == interface-meta)."""
+    name, version = pin.split("==")
+    return f"{re.sub(r'[-_.]+', '-', name).lower()}=={version}"
 
 
 def installed(python):
     freeze = subprocess.run([python, "-m", "pip", "freeze", "--all"], capture_output=True,
                             text=True, check=True).stdout.split()
-    return sorted(line for line in freeze if not line.startswith(("pip==", "setuptools==")))
+    return sorted(normalized(line) for line in freeze
+                  if not line.startswith(("pip==", "setuptools==")))
 
 
 def scripts():
