@@ -5,16 +5,17 @@ against native numpy/pandas of the same versions, in one run.
 
 - fresh-run latency (p50/p95 of whole `execute()` calls, instance reuse on as in production):
   `print('hi')` on both runtimes, and on the data runtime issue 30's pandas one-liner and
-  issue 31's line chart saved to PNG, scipy minimisation and scikit-learn regression;
+  issue 31's line chart saved to PNG, scipy minimisation, scikit-learn regression and a
+  statsmodels formula regression;
 - data work timed inside one execution (best of several repetitions, fuel and epoch
   interruption on) and the same code timed natively: a 100k-row groupby/aggregate, a
   300x300 matmul + solve, a line chart to PNG, a scipy minimize, a LinearRegression fit, a
-  CSV round trip; ratio = sandbox / native;
+  statsmodels OLS formula fit, a CSV round trip; ratio = sandbox / native;
 - the data runtime's snapshot size, memory floor, and the host memory an idle session holds.
 
 The native baseline is an interpreter with numpy 2.4.6, pandas 3.0.6, matplotlib 3.10.9,
-scipy 1.18.1 and scikit-learn 1.9.1 (--native; default: the data corpus's recording venv,
-which tests/runtime/data_corpus/record.py makes, plus scikit-learn). Prints a table and
+scipy 1.18.1, scikit-learn 1.9.1 and statsmodels 0.15.0 (--native; default: the data
+corpus's recording venv, which tests/runtime/data_corpus/record.py makes). Prints a table and
 writes benchmarks/results/data_runtime.json.
 """
 
@@ -52,6 +53,14 @@ LINEAR_REGRESSION = (
     "rng = np.random.default_rng(0)\nX = rng.random((1000, 3))\n"
     "y = X @ np.array([1.0, 2.0, 3.0]) + 0.5 + rng.normal(scale=0.1, size=1000)\n"
     "print(LinearRegression().fit(X, y).coef_.round(2))\n")
+#: A statsmodels regression through its formula API (patsy), with its summary's numbers.
+OLS_FORMULA = (
+    "import numpy as np, pandas as pd\nimport statsmodels.formula.api as smf\n"
+    "rng = np.random.default_rng(0)\n"
+    "df = pd.DataFrame({'x': rng.random(1000), 'g': rng.choice(['a', 'b', 'c'], 1000)})\n"
+    "df['y'] = 2.0 * df.x + (df.g == 'b') + rng.normal(scale=0.1, size=1000)\n"
+    "fit = smf.ols('y ~ x + C(g)', data=df).fit()\n"
+    "print(fit.params.round(2).to_dict(), round(fit.rsquared, 3))\n")
 
 CASES: dict[str, str] = {
     "groupby 100k rows": (
@@ -88,6 +97,14 @@ CASES: dict[str, str] = {
         "y = X @ np.array([1.0, 2.0, 3.0]) + 0.5\n"
         "def work():\n"
         "    LinearRegression().fit(X, y)\n"
+    ),
+    "statsmodels OLS formula 1k rows": (
+        "import numpy as np, pandas as pd\nimport statsmodels.formula.api as smf\n"
+        "rng = np.random.default_rng(0)\n"
+        "DF = pd.DataFrame({'x': rng.random(1000), 'g': rng.choice(['a', 'b', 'c'], 1000)})\n"
+        "DF['y'] = 2.0 * DF.x + (DF.g == 'b') + rng.normal(scale=0.1, size=1000)\n"
+        "def work():\n"
+        "    smf.ols('y ~ x + C(g)', data=DF).fit().rsquared\n"
     ),
     "csv round trip 20k rows": (
         "import io, numpy as np, pandas as pd\n"
@@ -155,6 +172,7 @@ def main() -> int:
             "data scipy minimize": latency(data, SCIPY_MINIMIZE, max(20, samples // 10)),
             "data LinearRegression 1k rows": latency(data, LINEAR_REGRESSION,
                                                      max(20, samples // 10)),
+            "data statsmodels OLS formula": latency(data, OLS_FORMULA, max(20, samples // 10)),
         }
         work = {}
         for name, case in CASES.items():

@@ -1,6 +1,6 @@
 """The data runtime's packages' own test suites inside it (numpy's and pandas', issue 30, point
-6; scipy's, scikit-learn's and matplotlib's, issue 31): the pinned inputs, the guest's /input,
-and the driver that runs pytest in a sandbox session.
+6; scipy's, scikit-learn's, matplotlib's and statsmodels', issue 31): the pinned inputs, the
+guest's /input, and the driver that runs pytest in a sandbox session.
 
 - pytest, its dependencies and hypothesis (numpy's, pandas' and scipy's root conftests
   import it) are pure wheels pinned by version and SHA-256 (TEST_WHEELS), downloaded once with
@@ -18,9 +18,9 @@ and the driver that runs pytest in a sandbox session.
 - The packages are served from memory; their test directories are not: the driver appends
   the /input directory to the `__path__` of each package on the way (numpy, numpy.lib, ...),
   whose /input copy holds only an empty marker __init__.py (MARKER) for pytest's module names.
-  A root conftest the runtime also has (scipy's and scikit-learn's wheels ship theirs) is
-  loaded from /input under its module name first: else the import would find the runtime's,
-  not the file pytest asked for, which pytest refuses.
+  A root conftest the runtime also has (scipy's, scikit-learn's and statsmodels' wheels ship
+  theirs) is loaded from /input under its module name first: else the import would find the
+  runtime's, not the file pytest asked for, which pytest refuses.
 - pytest is driven through its own hooks across the calls of one sandbox session (a call's
   deadline is 30 s at most, a suite takes minutes): set-up, collection, then slices of the
   runtest protocol until a time budget per call, then the session's finish. A call that does
@@ -95,6 +95,8 @@ SDISTS = {
                    "629cada3e33e2b9bf376cdc7614a47a4140b8aedc1d836579e359736fbd82977"),
     "matplotlib": Pin("matplotlib", "3.10.9", "matplotlib-3.10.9.tar.gz",
                       "fd66508e8c6877d98e586654b608a0456db8d7e8a546eb1e2600efd957302358"),
+    "statsmodels": Pin("statsmodels", "0.15.0", "statsmodels-0.15.0.tar.gz",
+                       "5d257fe58d0772bc46a557880ca78e2a8e07fec7bfd9d11074aef8e33e1aecbc"),
 }
 #: Where a package's directory is in its sdist, when not at the top (matplotlib's src layout):
 #: its files are named as if it were (`matplotlib/tests/...`).
@@ -115,6 +117,8 @@ PACKAGE_FILES: dict[str, dict[str, str | Path]] = {
     "sklearn": {"pyproject.toml": "pyproject.toml",
                 "sklearn/conftest.py": "sklearn/conftest.py"},
     "matplotlib": {"pyproject.toml": "pyproject.toml"},
+    "statsmodels": {"pyproject.toml": "pyproject.toml",
+                    "statsmodels/conftest.py": "statsmodels/conftest.py"},
 }
 PACKAGE_HELPERS: dict[str, tuple[str, ...]] = {"matplotlib": ("matplotlib/testing",)}
 #: Files of the test directories left out of every suite's /input: matplotlib's reference
@@ -441,6 +445,11 @@ PYTEST_ARGS = (
 #: faulthandler timeouts are unknown options without the faulthandler plugin: a warning.
 #: matplotlib's conftest makes warnings errors, and its 3.10.9 tests give parametrize the
 #: iterators pytest 9 deprecates (PytestRemovedIn10Warning: collection errors): ignored.
+#: statsmodels' pyproject.toml without its addopts: a durations report, a JUnit file,
+#: pytest-randomly's `--randomly-dont-reset-seed` (an unknown option without the plugin) and
+#: `--strict` (pytest 9's strict mode), whose strict markers fail its tests' `thread_unsafe`
+#: marks (pytest-run-parallel's, unregistered without that plugin) at collection. Its conftest
+#: sees wasm32 (PYTHON_IMPL_WASM) and makes upstream's xfails non-strict.
 PACKAGE_ARGS = {
     "numpy": ("-c", "/input/pytest.ini"),
     "pandas": ("-c", "/input/pyproject.toml", "-o", "addopts=", "--strict-markers",
@@ -449,6 +458,7 @@ PACKAGE_ARGS = {
     "sklearn": ("-c", "/input/pyproject.toml", "-o", "addopts="),
     "matplotlib": ("-c", "/input/pyproject.toml", "-o", "addopts=",
                    "-W", "ignore::pytest.PytestRemovedIn10Warning"),
+    "statsmodels": ("-c", "/input/pyproject.toml", "-o", "addopts="),
 }
 #: Each call of a suite's session: the 30 s deadline (the maximum), a memory cap for the
 #: session's whole life, output and files with room to spare.

@@ -17,9 +17,10 @@ Each was run natively by ``data_corpus/record.py`` (CPython 3.13 with exactly th
 runtime's numpy, pandas, scipy, scikit-learn, statsmodels and their pure-Python dependencies,
 twice, with two hash seeds), and its stdout and the files it wrote were recorded in
 ``expected.json``. Here each runs on the ``python-data`` runtime under the default (balanced)
-policy and limits, and must succeed and print and write exactly the same. The scripts print nothing that legitimately differs between
-64-bit Linux and wasm32 (``np.intp`` is int32 there), and round what BLAS or libm computes
-to fewer digits than either may differ in; a difference is a bug of the runtime.
+policy and limits, and must succeed and print and write exactly the same. The scripts print
+nothing that legitimately differs between 64-bit Linux and wasm32 (``np.intp`` is int32
+there), and round what BLAS or libm computes to fewer digits than either may differ in; a
+difference is a bug of the runtime.
 """
 
 from __future__ import annotations

@@ -108,3 +108,30 @@ def test_blas_work_buffer_is_small(data_box: sw.Sandbox) -> None:
     assert with_gemm.stdout == "600.0\n"
     grown = with_gemm.metrics.peak_memory_bytes - without.metrics.peak_memory_bytes
     assert grown < 6 * 2**20, f"a BLAS call grew the guest's memory by {grown / 2**20:.1f} MiB"
+
+
+def test_statsmodels_imports_and_its_formula_engines_agree(data_box: sw.Sandbox) -> None:
+    """statsmodels.api is not imported in the snapshot (build.DATA_PRELOAD says why; seaborn
+    imports the bare package, to know it is there);
+    statsmodels.api imports its package's __init__ again as the module
+    `statsmodels.__init__` (the package finder serves it, as the path finder would); both
+    formula engines (patsy, the default, and formulaic) build the same design."""
+    code = (
+        "import sys\n"
+        "print('statsmodels.api' in sys.modules)\n"
+        "import numpy as np, pandas as pd\n"
+        "import statsmodels, statsmodels.api, statsmodels.formula.api as smf\n"
+        "print('statsmodels.__init__' in sys.modules)\n"
+        "df = pd.DataFrame({'x': np.arange(8.0), 'g': list('abab' * 2)})\n"
+        "df['y'] = 1.0 + 2.0 * df.x + (df.g == 'b') * 3.0\n"
+        "for engine in ('patsy', 'formulaic'):\n"
+        "    statsmodels.formula.options.formula_engine = engine\n"
+        "    fit = smf.ols('y ~ x + C(g)', data=df).fit()\n"
+        "    print(engine, np.round(fit.params.to_numpy(), 6).tolist())\n"
+        "print(statsmodels.__version__)\n")
+    result = data_box.execute(code)
+    assert result.status == "succeeded", result.stderr
+    assert result.stdout == ("False\nTrue\n"
+                             "patsy [1.0, 3.0, 2.0]\n"
+                             "formulaic [1.0, 3.0, 2.0]\n"
+                             "0.15.0\n")

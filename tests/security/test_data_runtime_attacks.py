@@ -167,3 +167,38 @@ def test_a_forged_low_level_callable_calls_only_into_the_instance(
     assert result.error is not None
     again = box.execute("print(6 * 7)")
     assert again.status == "succeeded" and again.stdout == "42\n"
+
+
+def test_statsmodels_downloads_go_through_the_network_policy(box: sw.Sandbox) -> None:
+    """statsmodels fetches R datasets with urllib: the guest has no sockets, its HTTP goes
+    through the host's network channel, which refuses a run that was given no `network=`;
+    its download cache asks for a home directory the sandbox does not have."""
+    result = box.execute("import statsmodels.api as sm\n"
+                         "print(sm.datasets.get_rdataset('mtcars').data.shape)\n")
+    assert result.status == "failed" and result.error is not None
+    assert result.error.type == "URLError"
+    assert "allows no network" in result.error.message
+    cached = box.execute("import statsmodels.api as sm\n"
+                         "sm.datasets.get_rdataset('mtcars', cache=True)\n")
+    assert cached.status == "failed" and cached.error is not None
+    assert cached.error.type == "RuntimeError", cached.error
+
+
+@pytest.mark.parametrize("rows", [1_000, 20_000_000])
+def test_statsmodels_kernels_without_bounds_checks_read_only_the_instance(
+        box: sw.Sandbox, rows: int) -> None:
+    """statsmodels' state-space kernels are Cython without bounds checks: given arrays of
+    inconsistent shapes they read far past one (here up to 160 MB past a 1x1 array), which
+    is the instance's own memory or a trap; the next run in the reused instance starts
+    clean."""
+    result = box.execute(
+        "import numpy as np\n"
+        "from statsmodels.tsa.statespace import _tools\n"
+        "a = np.ones((1, 1), order='F')\n"
+        f"b = np.zeros(({rows}, 1), order='F')\n"
+        f"missing = np.zeros(({rows}, 1), dtype=np.int32, order='F')\n"
+        "_tools.dcopy_missing_vector(a, b, missing)\n"
+        "print(b.shape)\n", limits={"memory_mb": 1024})
+    assert result.status in ("succeeded", "failed", "internal_error"), result.status
+    again = box.execute("import numpy as np\nprint(np.zeros((2, 1)).sum(), 6 * 7)")
+    assert again.status == "succeeded" and again.stdout == "0.0 42\n", again.stderr
