@@ -42,6 +42,7 @@ import tempfile
 import time
 import urllib.request
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import build
@@ -890,6 +891,10 @@ def stage_data_link(ctx: build.Ctx) -> None:
     exports = wasm_exports(wasm)
     if not {"sandbox_init", "sandbox_resume", "memory"} <= set(exports):
         raise BuildError(f"data-link: the reactor exports {exports}")
+    if "atomics" in wasm_target_features(wasm):
+        # Its thread_locals would be misplaced by wasm-ld (see data/ccwrap.py's -pthread).
+        raise BuildError("data-link: an object was compiled with the atomics feature "
+                         "(-pthread or -matomics): the guest is single-threaded")
     manifest = {
         "file": wasm.name, "sha256": sha256_file(wasm), "size": wasm.stat().st_size,
         "exports": exports, "initial_memory": DATA_INITIAL_MEMORY,
@@ -900,33 +905,61 @@ def stage_data_link(ctx: build.Ctx) -> None:
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
 
 
-def wasm_exports(path: Path) -> list[str]:
-    """The export names of a wasm module (its export section, read directly)."""
-    data = path.read_bytes()
+def _leb(data: bytes, pos: int) -> tuple[int, int]:
+    """The unsigned LEB128 number at `pos` of `data`, and the position after it."""
+    result = shift = 0
+    while True:
+        byte = data[pos]
+        pos += 1
+        result |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return result, pos
 
-    def leb(pos: int) -> tuple[int, int]:
-        result = shift = 0
-        while True:
-            byte = data[pos]
-            pos += 1
-            result |= (byte & 0x7F) << shift
-            shift += 7
-            if byte < 0x80:
-                return result, pos
 
-    pos, names = 8, []
+def wasm_sections(data: bytes) -> Iterator[tuple[int, bytes]]:
+    """The (id, contents) of every section of a wasm module."""
+    pos = 8
     while pos < len(data):
         section, pos = data[pos], pos + 1
-        size, pos = leb(pos)
-        if section == 7:
-            count, p = leb(pos)
-            for _ in range(count):
-                n, p = leb(p)
-                names.append(data[p:p + n].decode())
-                p += n + 1
-                _, p = leb(p)
+        size, pos = _leb(data, pos)
+        yield section, data[pos:pos + size]
         pos += size
+
+
+def wasm_exports(path: Path) -> list[str]:
+    """The export names of a wasm module (its export section, read directly)."""
+    names = []
+    for section, body in wasm_sections(path.read_bytes()):
+        if section == 7:
+            count, p = _leb(body, 0)
+            for _ in range(count):
+                n, p = _leb(body, p)
+                names.append(body[p:p + n].decode())
+                p += n + 1
+                _, p = _leb(body, p)
     return sorted(names)
+
+
+def wasm_target_features(path: Path) -> list[str]:
+    """The features wasm-ld recorded as used by the module's objects (its target_features
+    custom section: a prefix byte, `+` for used, then the feature's name)."""
+    for section, body in wasm_sections(path.read_bytes()):
+        if section != 0:
+            continue
+        n, p = _leb(body, 0)
+        if body[p:p + n] != b"target_features":
+            continue
+        count, p = _leb(body, p + n)
+        features = []
+        for _ in range(count):
+            prefix = body[p]
+            n, p = _leb(body, p + 1)
+            if prefix == ord("+"):
+                features.append(body[p:p + n].decode())
+            p += n
+        return sorted(features)
+    return []
 
 
 # --------------------------------------------------------------------------- stage: site
@@ -1108,7 +1141,8 @@ STAGE_SPECS = {
         files=("sandbox_entry.c", "data/dup_allow.txt"),
         helpers=(fresh_dir, data_link, cross_link_vars, linked_modules, write_inittab,
                  load_allow_list, global_definitions, check_duplicates, leak_needles,
-                 check_no_leaks, thinlto_cache_dir, wasm_exports),
+                 check_no_leaks, thinlto_cache_dir, _leb, wasm_sections, wasm_exports,
+                 wasm_target_features),
         settings=lambda: [LINK_EXCLUDE.pattern, DATA_INITIAL_MEMORY, REACTOR_EXPORTS,
                           sorted(DATA_KINDS),
                           REACTOR_WRAPS, EXTRA_LINK_LIBS, PRINT_VARS_MK, LLVM,

@@ -135,3 +135,73 @@ def test_statsmodels_imports_and_its_formula_engines_agree(data_box: sw.Sandbox)
                              "patsy [1.0, 3.0, 2.0]\n"
                              "formulaic [1.0, 3.0, 2.0]\n"
                              "0.15.0\n")
+
+
+MILP = (
+    "import numpy as np\n"
+    "from scipy.optimize import milp, linprog, LinearConstraint\n"
+    "def solve():\n"
+    "    c = -np.array([0, 1])\n"
+    "    a = np.array([[-1, 1], [3, 2], [2, 3]])\n"
+    "    r = milp(c=c, constraints=LinearConstraint(a, -np.inf, [1, 12, 12]),\n"
+    "             integrality=np.ones_like(c))\n"
+    "    return r.x.tolist(), r.fun\n")
+
+
+def test_highs_solves_again_in_one_run_and_in_a_session(data_box: sw.Sandbox) -> None:
+    """HiGHS keeps its task scheduler in thread_local variables, from one solve to the next.
+    They were compiled as thread-local storage (meson's -pthread) and wasm-ld placed them on
+    other modules' data: the second MIP solve of a process trapped (data/ccwrap.py now drops
+    -pthread, and data-link refuses objects compiled with atomics)."""
+    one_run = data_box.execute(
+        MILP + "for _ in range(3):\n    print(*solve())\n"
+        "r = linprog([-1, 4], A_ub=[[-3, 1], [1, 2]], b_ub=[6, 4],\n"
+        "            bounds=[(None, None), (-3, None)])\n"
+        "print(r.x.tolist(), r.fun)\n")
+    assert one_run.status == "succeeded", one_run.error
+    assert one_run.stdout == "[1.0, 2.0] -2.0\n" * 3 + "[10.0, -3.0] -22.0\n"
+    with sw.Session(sandbox=data_box) as session:
+        assert session.execute(MILP).status == "succeeded"
+        for _ in range(3):
+            call = session.execute("print(*solve())")
+            assert call.status == "succeeded", call.error
+            assert call.stdout == "[1.0, 2.0] -2.0\n"
+
+
+def test_workers_run_in_the_one_thread(data_box: sw.Sandbox) -> None:
+    """scipy's `workers=` asks for threads (qmc, fft, cKDTree) or a process pool
+    (differential_evolution, brute: scipy._lib._util.MapWrapper) the guest cannot start:
+    the work runs in the one thread (site-scipy-0002, -0003), with native scipy's results
+    (those of a pool of 2 for differential_evolution)."""
+    code = (
+        "import numpy as np\n"
+        "from scipy import fft\n"
+        "from scipy.optimize import brute, differential_evolution, rosen\n"
+        "from scipy.spatial import cKDTree\n"
+        "from scipy.stats import qmc\n"
+        "sample = qmc.Sobol(d=2, scramble=False).random(8)\n"
+        "print(round(qmc.discrepancy(sample, workers=-1), 12))\n"
+        "print(qmc.Halton(d=2, scramble=False).random(4, workers=2).tolist())\n"
+        "r = differential_evolution(rosen, [(-2, 2)] * 2, seed=1, updating='deferred',\n"
+        "                           workers=2, maxiter=20, polish=False)\n"
+        "print(r.nfev, np.round(r.x, 6).tolist())\n"
+        "print(brute(rosen, ((-2, 2), (-2, 2)), Ns=9, workers=-1, finish=None).tolist())\n"
+        "tree = cKDTree(np.arange(20.0).reshape(10, 2))\n"
+        "print(tree.query([[4.1, 5.2]], k=2, workers=-1)[1].tolist())\n"
+        "print(np.round(fft.rfft(np.arange(8.0), workers=-1).real, 6).tolist())\n"
+        "try:\n"
+        "    brute(rosen, ((-2, 2), (-2, 2)), Ns=3, workers=0)\n"
+        "except RuntimeError as exc:\n"
+        "    print(exc)\n")
+    result = data_box.execute(code)
+    assert result.status == "succeeded", result.stderr
+    assert result.stdout.splitlines() == [
+        "0.013882107205",
+        "[[0.0, 0.0], [0.5, 0.3333333333333333], [0.25, 0.6666666666666666], "
+        "[0.75, 0.1111111111111111]]",
+        "630 [1.034505, 1.065938]",
+        "[1.0, 1.0]",
+        "[[2, 3]]",
+        "[28.0, -4.0, -4.0, -4.0, -4.0]",
+        "Number of workers specified must be -1, an int >= 1, or an object with a 'map' method",
+    ]

@@ -202,3 +202,37 @@ def test_statsmodels_kernels_without_bounds_checks_read_only_the_instance(
     assert result.status in ("succeeded", "failed", "internal_error"), result.status
     again = box.execute("import numpy as np\nprint(np.zeros((2, 1)).sum(), 6 * 7)")
     assert again.status == "succeeded" and again.stdout == "0.0 42\n", again.stderr
+
+
+def test_a_billion_workers_run_on_the_one_thread(box: sw.Sandbox) -> None:
+    """scipy's `workers=` on WASI maps in the one thread (site-scipy-0002, -0003): asking for
+    a billion workers takes no thread, process or memory per worker, within a small memory
+    cap and a short deadline."""
+    result = box.execute(
+        "from scipy.optimize import brute, differential_evolution, rosen\n"
+        "from scipy.stats import qmc\n"
+        "sample = qmc.Sobol(d=2, scramble=False).random(8)\n"
+        "print(round(qmc.discrepancy(sample, workers=10**9), 12))\n"
+        "r = differential_evolution(rosen, [(-2, 2)] * 2, seed=1, updating='deferred',\n"
+        "                           workers=10**9, maxiter=2, polish=False)\n"
+        "print(r.nfev)\n"
+        "print(brute(rosen, ((-2, 2), (-2, 2)), Ns=3, workers=10**9, finish=None).tolist())\n",
+        limits={"memory_mb": 320, "timeout_ms": 20_000})
+    assert result.status == "succeeded", (result.status, result.error)
+    assert result.stdout == "0.013882107205\n90\n[0.0, 0.0]\n"  # native scipy's
+
+
+def test_compiled_code_starting_a_thread_ends_only_its_run(box: sw.Sandbox) -> None:
+    """Past the Python-level guard, scipy's compiled discrepancy loop asked for two workers
+    starts a std::thread, which the guest's <thread> (data/wasi-include) refuses by
+    aborting: the run ends as a crash; the reused instance's next run is clean."""
+    result = box.execute(
+        "from scipy.stats import _qmc_cy, qmc\n"
+        "sample = qmc.Sobol(d=2, scramble=False).random(8)\n"
+        "print(_qmc_cy._cy_wrapper_centered_discrepancy(sample, False, workers=2))\n")
+    assert result.status == "failed" and result.error is not None
+    assert result.error.type == "GuestCrash", result.error
+    again = box.execute("from scipy.stats import qmc\n"
+                        "print(round(qmc.discrepancy(qmc.Sobol(d=2, scramble=False)"
+                        ".random(8)), 12))\n")
+    assert again.status == "succeeded" and again.stdout == "0.013882107205\n", again.stderr

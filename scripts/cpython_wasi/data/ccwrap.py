@@ -8,7 +8,14 @@ shared libraries (WASI has no dlopen). It runs clang-19 for wasm32-wasi, and:
   packages' `PyInit__common` cannot clash in one executable; and the renames of renames.txt;
 * "linking" an extension module (`-shared`): writes the objects into an archive at the -o
   path instead, and `<out>.link.json` with the static libraries the link would have used
-  (paths as given, relative to the build directory meson runs us in).
+  (paths as given, relative to the build directory meson runs us in);
+* drops `-pthread` (meson adds it for `dependency('threads')`: HiGHS, ducc0, scipy.stats'
+  QMC): on wasm32 it turns on the atomics feature, which keeps `thread_local` variables in a
+  TLS block, and wasm-ld 19, linking a memory that is not shared, resolves their offsets as
+  addresses and adds the TLS base again: they landed on other modules' data (HiGHS's second
+  solve in a process trapped on an unaligned atomic). Without it, clang makes them ordinary
+  globals, as for the rest of the single-threaded guest; data-link checks no object was
+  compiled with atomics.
 
 Called by the wrapper scripts of data_stack.py's cxx stage as
 `python ccwrap.py {c|c++} ARGS...`, with DATA_CC_DRIVER_C / DATA_CC_DRIVER_CXX (the clang
@@ -82,7 +89,7 @@ def fake_link(args, cxx):
 
 
 def main():
-    lang, args = sys.argv[1], sys.argv[2:]
+    lang, args = sys.argv[1], [a for a in sys.argv[2:] if a != "-pthread"]
     cxx = lang == "c++"
     driver = os.environ["DATA_CC_DRIVER_CXX" if cxx else "DATA_CC_DRIVER_C"]
     if "-shared" in args and "-o" in args:
