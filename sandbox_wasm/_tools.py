@@ -17,7 +17,6 @@ stops waiting for its tool at once (the tool is abandoned as on a timeout).
 
 from __future__ import annotations
 
-import concurrent.futures
 import inspect
 import json
 import keyword
@@ -36,6 +35,7 @@ from ._wire import frame
 
 if TYPE_CHECKING:
     import asyncio
+    import concurrent.futures
 
 #: A tool's name as the guest calls it.
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
@@ -196,8 +196,21 @@ WORKER_THREADS = 32
 #: thread cannot be stopped): a tool that hangs pins at most this many, the others keep the
 #: rest of the pool.
 MAX_THREADS_PER_TOOL = WORKER_THREADS // 4
-_workers = concurrent.futures.ThreadPoolExecutor(max_workers=WORKER_THREADS,
-                                                 thread_name_prefix="sandbox-wasm-tool")
+_workers: concurrent.futures.ThreadPoolExecutor | None = None
+_workers_lock = threading.Lock()
+
+
+def _worker_pool() -> concurrent.futures.ThreadPoolExecutor:
+    """The pool sync tools run on, created by the first call of one (`import sandbox_wasm`
+    and runs without tools do not import concurrent.futures: start-up counts)."""
+    global _workers
+    with _workers_lock:
+        if _workers is None:
+            import concurrent.futures
+
+            _workers = concurrent.futures.ThreadPoolExecutor(
+                max_workers=WORKER_THREADS, thread_name_prefix="sandbox-wasm-tool")
+        return _workers
 
 
 class _ThreadBudget:
@@ -355,14 +368,14 @@ class ToolChannel:
                               f"within {timeout:.3g} s: {why}; try again later")
             timeout -= time.monotonic() - waited
             try:
-                future = _workers.submit(_call_sync, tool.function, args, kwargs)
+                future = _worker_pool().submit(_call_sync, tool.function, args, kwargs)
             except RuntimeError:  # the pool is shut down: the process is exiting
                 _threads.give_back(tool.key)
                 return _error("RuntimeError", "the host is shutting down")
             _threads.release_when_done(tool.key, future)
         try:
             value = self._wait(future, timeout)
-        except (concurrent.futures.TimeoutError, _Interrupted) as error:
+        except (_TimedOut, _Interrupted) as error:
             if not future.cancel() and not tool.is_async:
                 self._stuck = future  # a running thread cannot be stopped: it keeps its slot
                 _threads.abandon(future)
@@ -398,17 +411,22 @@ class ToolChannel:
 
     def _wait(self, future: concurrent.futures.Future[Any], timeout: float) -> Any:
         """The tool's answer within `timeout` seconds, looking at the run's interrupt
-        every `INTERRUPT_POLL_S` (raises TimeoutError, or _Interrupted)."""
+        every `INTERRUPT_POLL_S` (raises _TimedOut, or _Interrupted; what the tool raised,
+        a TimeoutError of its own included, is raised as it is)."""
         until = time.monotonic() + max(timeout, 0.0)
         while True:
+            if future.done():
+                return future.result()
             if self.interrupted():
                 raise _Interrupted
             left = until - time.monotonic()
             try:
                 return future.result(timeout=max(min(left, INTERRUPT_POLL_S), 0.0))
-            except concurrent.futures.TimeoutError:
-                if left <= INTERRUPT_POLL_S:
-                    raise
+            except TimeoutError:
+                # The wait's own timeout, or the tool's TimeoutError: the loop's first
+                # line tells them apart (a future that is done raised it).
+                if left <= INTERRUPT_POLL_S and not future.done():
+                    raise _TimedOut from None
 
 
 #: How often a run waiting for a tool looks whether it has been interrupted.
@@ -417,6 +435,10 @@ INTERRUPT_POLL_S = 0.01
 
 class _Interrupted(Exception):
     """The run waiting for a tool was interrupted."""
+
+
+class _TimedOut(Exception):
+    """The tool did not answer within its time (not a TimeoutError the tool raised)."""
 
 
 class _ToolExit(Exception):

@@ -177,6 +177,32 @@ def test_async_tools_run_and_are_cancelled_when_late(box: sw.Sandbox) -> None:
     assert cancelled.is_set()
 
 
+def test_a_timeout_error_the_tool_raises_is_its_answer_at_once() -> None:
+    # Not taken for the tool running late: the guest gets the tool's own TimeoutError as
+    # soon as it is raised (the host once waited for the run's deadline, polling).
+    def upstream(n: int) -> int:
+        raise TimeoutError(f"upstream {n} took too long")
+
+    async def upstream_async(n: int) -> int:
+        raise TimeoutError(f"async upstream {n} took too long")
+
+    started = time.monotonic()
+    result = sw.execute(
+        "import tools\n"
+        "for call in (tools.upstream, tools.upstream_async):\n"
+        "    try:\n"
+        "        call(7)\n"
+        "    except TimeoutError as exc:\n"
+        "        print(type(exc).__name__, '|', exc)\n",
+        tools=[upstream, upstream_async], timeout_ms=5_000)
+    assert result.status == "succeeded", result.stderr
+    assert result.stdout.splitlines() == ["TimeoutError | upstream 7 took too long",
+                                          "TimeoutError | async upstream 7 took too long"]
+    assert [c.error for c in result.tool_calls] == ["TimeoutError", "TimeoutError"]
+    assert all(c.duration_ms < 1_000 for c in result.tool_calls)
+    assert time.monotonic() - started < 3
+
+
 def test_time_inside_tools_counts_against_the_deadline(box: sw.Sandbox) -> None:
     started = time.monotonic()
     result = box.execute("import tools\ntools.slow(20)", timeout_ms=500)
