@@ -39,16 +39,18 @@ from ._models import (
     ToolCall,
 )
 from ._sandbox import Sandbox, audit, execute
-from ._version import __version__
 
 if typing.TYPE_CHECKING:
     from ._network.policy import NetworkPolicy, NetworkRule
     from ._session.session import Session
+    from ._version import __version__
     from .batch import BatchResult, InvalidRequest, execute_many
 
 # Imported on first use (PEP 562), so that `import sandbox_wasm` and a first `execute()`
-# do not pay for sessions and batches: a new process's start-up is part of its latency.
+# do not pay for sessions, batches or the version (read from the installed metadata):
+# a new process's start-up is part of its latency.
 _LAZY = {
+    "__version__": "._version",
     "Session": "._session.session",
     "NetworkPolicy": "._network.policy", "NetworkRule": "._network.policy",
     "BatchResult": ".batch", "InvalidRequest": ".batch", "execute_many": ".batch",

@@ -91,6 +91,11 @@ class ResultModel(BaseModel):
     `result.to_dict()`). Attribute access (`result.status`) stays the primary style; nested
     models read the same way (`result["metrics"]["execution_time_ms"]`)."""
 
+    # Validators are built on first use, not at import: the host builds its results from
+    # trusted values (`model_construct`), so a process that only runs code never builds
+    # them, and `import sandbox_wasm` is part of a new process's latency.
+    model_config = ConfigDict(defer_build=True)
+
     def __getitem__(self, key: str) -> Any:
         if key not in type(self).model_fields:
             raise KeyError(key)
@@ -121,7 +126,7 @@ class ResultModel(BaseModel):
 class Limits(BaseModel):
     """Resource limits of one execution. Every field has a default and a hard maximum."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     timeout_ms: int = Field(5_000, ge=1, le=30_000, description="Wall-clock deadline.")
     memory_mb: int = Field(
@@ -193,8 +198,11 @@ class EffectiveLimits(ResultModel):
 
 @functools.lru_cache(maxsize=256)
 def _effective_limit_fields(limits: Limits) -> dict[str, Any]:
-    # Limits are frozen: validated once per distinct Limits, on every execution's path.
-    return EffectiveLimits(**{**limits.model_dump(), "fuel": limits.effective_fuel}).model_dump()
+    # The fields of a validated (and frozen) Limits, with the fuel resolved: once per
+    # distinct Limits, on every execution's path.
+    fields = {name: getattr(limits, name) for name in EffectiveLimits.model_fields}
+    fields["fuel"] = limits.effective_fuel
+    return fields
 
 
 class Finding(ResultModel):
@@ -382,7 +390,7 @@ class ExecutionRequest(BaseModel):
     """One request: code plus optional limits and input files, as accepted by gateways and
     batch files."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     code: str
     language: Language = "python"

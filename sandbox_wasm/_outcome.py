@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from pydantic import BaseModel
+import pydantic_core
 
 from ._audit.cache import AUDIT_CACHE, AuditKey, KnownAudit
 from ._audit.policy import AuditPolicy
@@ -66,6 +66,18 @@ MAX_VALUE_TYPE_CHARS = 200
 MEMORY_CAP_HEADROOM = 2 * MIB
 
 
+def _no_audit() -> AuditSummary:
+    """The audit section before (or without) an audit. Every field is given: pydantic's
+    model_construct inspects the signature of each default factory it calls, every time."""
+    return AuditSummary.model_construct(safety_verdict="safe", policy="none", flagged_calls=[],
+                                        tools=[], network=[])
+
+
+def _error(*, type: str, message: str) -> ErrorInfo:
+    """An `ErrorInfo` of the host's own strings, constructed without a validation."""
+    return ErrorInfo.model_construct(type=type, message=message)
+
+
 def runtime_info(runtime: RuntimeFile) -> RuntimeInfo:
     """The public description of a runtime (each result gets its own, mutable, copy)."""
     return RuntimeInfo.model_construct(**_runtime_fields(runtime))
@@ -73,9 +85,9 @@ def runtime_info(runtime: RuntimeFile) -> RuntimeInfo:
 
 @functools.lru_cache(maxsize=64)
 def _runtime_fields(runtime: RuntimeFile) -> dict[str, Any]:
-    # Validated once per runtime file: it is on every execution's path.
-    return RuntimeInfo(name=runtime.name, version=runtime.version, sha256=runtime.sha256,
-                       wasmtime=wasmtime_version()).model_dump()
+    # Once per runtime file: it is on every execution's path.
+    return {"name": runtime.name, "version": runtime.version, "sha256": runtime.sha256,
+            "wasmtime": wasmtime_version()}
 
 
 def runtime_findings(record: bytes | None) -> list[Finding]:
@@ -108,8 +120,10 @@ class ResultBuilder:
         self.language = language
         self.limits = EffectiveLimits.of(limits)
         self.runtime = runtime_info(runtime)
-        self.metrics = Metrics()
-        self.audit = AuditSummary(safety_verdict="safe", policy="none")
+        # The host's own values: constructed, not validated (a validation per run is host
+        # work on every result's path, and a first one builds the model's validator).
+        self.metrics = Metrics.model_construct()
+        self.audit = _no_audit()
         self.syntax_valid = True
 
     # -- Python: one instance audits, then runs ----------------------------------------
@@ -130,7 +144,7 @@ class ResultBuilder:
         if known is not None and answer is not None and "audit_error" not in answer:
             if raw != KNOWN_ANSWER:
                 # The guest could not compile what it compiled before: trust neither.
-                error = ErrorInfo(type="InternalError", message="audit decision mismatch")
+                error = _error(type="InternalError", message="audit decision mismatch")
                 return self.finish("internal_error", error=error)
             return self._judged(outcome, policy, tools, network, known.answer,
                                 _fresh_report(known.report))
@@ -138,7 +152,7 @@ class ResultBuilder:
             return self._without_audit_answer(outcome)
         if answer.get("audit_error") == "memory":
             self.take_metrics(outcome, user_code_only=False)
-            error = ErrorInfo(
+            error = _error(
                 type="MemoryLimitExceeded",
                 message="auditing this source needs more than the "
                 f"{self.limits.memory_mb} MiB memory cap",
@@ -160,7 +174,7 @@ class ResultBuilder:
         if outcome.audit_answer_ms is not None:
             # The user's deadline starts at the audit's answer: report the two apart.
             self.metrics.audit_time_ms = round(outcome.audit_answer_ms, 3)
-        self.audit = AuditSummary(
+        self.audit = AuditSummary.model_construct(
             safety_verdict=report.safety_verdict,
             flagged_calls=report.flagged_calls,
             policy=report.policy,
@@ -169,12 +183,12 @@ class ResultBuilder:
         )
         self.syntax_valid = report.syntax_valid
         if not report.syntax_valid:
-            error = ErrorInfo(type="SyntaxError", message=report.syntax_error or "invalid syntax")
+            error = _error(type="SyntaxError", message=report.syntax_error or "invalid syntax")
             return self.finish("syntax_error", error=error)
         ran = answer.get("ran") is True
         if ran == (report.safety_verdict == "blocked"):
             # Host and guest disagree about the same facts: trust neither; show nothing.
-            error = ErrorInfo(type="InternalError", message="audit decision mismatch")
+            error = _error(type="InternalError", message="audit decision mismatch")
             return self.finish("internal_error", error=error)
         if not ran:
             first = report.flagged_calls[0]
@@ -182,7 +196,7 @@ class ResultBuilder:
             message = f"blocked by policy '{policy.name}': {first.reason} (line {first.line})"
             if more:
                 message += f" and {more} more finding{'s' if more > 1 else ''}"
-            return self.finish("blocked", error=ErrorInfo(type="SecurityViolation",
+            return self.finish("blocked", error=_error(type="SecurityViolation",
                                                           message=message))
         self._add_runtime_findings(outcome)
         return self.from_outcome(outcome)
@@ -215,23 +229,23 @@ class ResultBuilder:
             message = "source too complex to parse"
             if outcome.trap == "memory_out_of_bounds":
                 message += f" (the parser accessed memory out of bounds {outcome.trap_detail})"
-            return self.finish("syntax_error", error=ErrorInfo(type="SyntaxError",
+            return self.finish("syntax_error", error=_error(type="SyntaxError",
                                                                message=message))
         message = "the audit answer was too large" if outcome.answer_too_large else (
             "the guest ended without an audit answer"
         )
-        return self.finish("internal_error", error=ErrorInfo(type="InternalError",
+        return self.finish("internal_error", error=_error(type="InternalError",
                                                              message=message))
 
     # -- JavaScript: a syntax check, then the run ----------------------------------------
     def from_javascript_check(self, check: GuestOutcome) -> ExecutionResult | None:
         """The result when the syntax check refuses the source (or could not finish); None
         when the source compiles and should run."""
-        self.audit = AuditSummary(safety_verdict="safe", policy="none")
+        self.audit = _no_audit()
         self.metrics.audit_time_ms = round(check.elapsed_ms, 3)
         if check.host_error is not None:
             return self.finish("internal_error",
-                               error=ErrorInfo(type="InternalError", message=check.host_error))
+                               error=_error(type="InternalError", message=check.host_error))
         if check.trap == "interrupted":
             return self.finish("interrupted", error=interrupted_error(check))
         try:
@@ -243,7 +257,7 @@ class ResultBuilder:
                 return self.finish(status, error=audit_budget_error(status,
                                                                     self.limits.memory_mb))
             if self.limits.memory_mb * MIB - check.peak_memory_bytes < MEMORY_CAP_HEADROOM:
-                error = ErrorInfo(
+                error = _error(
                     type="MemoryLimitExceeded",
                     message="checking the syntax of this source needs more than the "
                     f"{self.limits.memory_mb} MiB memory cap",
@@ -253,7 +267,7 @@ class ResultBuilder:
         if syntax_error is None:
             return None
         self.syntax_valid = False
-        return self.finish("syntax_error", error=ErrorInfo(type="SyntaxError",
+        return self.finish("syntax_error", error=_error(type="SyntaxError",
                                                            message=syntax_error))
 
     # -- any run ---------------------------------------------------------------------------
@@ -292,14 +306,16 @@ class ResultBuilder:
             result_json, result_json_error = extract_result_json_checked(stdout)
         files = outcome.files if outcome is not None else {}
         files_dropped = outcome.files_dropped if outcome is not None else []
-        tool_calls = [ToolCall(name=c.name, duration_ms=c.duration_ms, ok=c.ok, error=c.error)
+        tool_calls = [ToolCall.model_construct(name=c.name, duration_ms=c.duration_ms, ok=c.ok,
+                                               error=c.error)
                       for c in (outcome.tool_calls if outcome is not None else [])]
         value = None
         if outcome is not None and outcome.value_record is not None and status == "succeeded":
             value = expression_value(outcome.value_record)
-        network_calls = [NetworkCall(**dataclasses.asdict(c))
+        network_calls = [NetworkCall.model_construct(**dataclasses.asdict(c))
                          for c in (outcome.network_calls if outcome is not None else [])]
-        return ExecutionResult(
+        # Every value is the host's own, built above from checked and cleaned guest output.
+        return ExecutionResult.model_construct(
             execution_id=self.execution_id,
             language=self.language,
             status=status,
@@ -354,7 +370,7 @@ def tool_references(answer: dict[str, object], tools: Collection[str]) -> list[s
 
 def interrupted_error(outcome: GuestOutcome) -> ErrorInfo:
     """The error of a run its caller interrupted."""
-    return ErrorInfo(type="Interrupted", message="execution was interrupted by the caller "
+    return _error(type="Interrupted", message="execution was interrupted by the caller "
                      f"after {outcome.elapsed_ms:.0f} ms")
 
 
@@ -362,9 +378,9 @@ def audit_budget_error(status: Status, memory_mb: int) -> ErrorInfo:
     """The error of an audit (or syntax check) that ran out of its own budget, not the user's."""
     budget = audit_budget(memory_mb)
     if status == "timeout":
-        return ErrorInfo(type="TimeoutError", message="auditing the source exceeded the "
+        return _error(type="TimeoutError", message="auditing the source exceeded the "
                          f"audit's budget of {budget.timeout_ms} ms")
-    return ErrorInfo(type="FuelExhausted", message="auditing the source exceeded the "
+    return _error(type="FuelExhausted", message="auditing the source exceeded the "
                      f"audit's budget of {budget.effective_fuel} fuel")
 
 
@@ -373,24 +389,24 @@ def classify(
 ) -> tuple[Status, int | None, ErrorInfo | None]:
     """Translate a guest outcome into (status, exit code, error)."""
     if outcome.host_error is not None:
-        return "internal_error", None, ErrorInfo(type="InternalError", message=outcome.host_error)
+        return "internal_error", None, _error(type="InternalError", message=outcome.host_error)
     if outcome.trap == "interrupted":
         return "interrupted", None, interrupted_error(outcome)
     if outcome.trap == "deadline":
-        return "timeout", None, ErrorInfo(
+        return "timeout", None, _error(
             type="TimeoutError", message=f"execution exceeded the {limits.timeout_ms} ms deadline"
         )
     if outcome.trap == "fuel":
-        return "fuel_exhausted", None, ErrorInfo(
+        return "fuel_exhausted", None, _error(
             type="FuelExhausted", message=f"execution used its whole budget of {limits.fuel} fuel"
         )
     if outcome.trap in ("c_stack_overflow", "stack_overflow"):
-        return "failed", 1, ErrorInfo(
+        return "failed", 1, _error(
             type="RecursionError",
             message="C stack exhausted (recursion through C code went too deep)",
         )
     if outcome.trap == "memory_out_of_bounds":
-        return "failed", 1, ErrorInfo(
+        return "failed", 1, _error(
             type="GuestCrash",
             message=f"the interpreter accessed memory out of bounds ({outcome.trap_detail})",
         )
@@ -398,7 +414,7 @@ def classify(
         memory_error = memory_cap_error(outcome, limits.memory_mb)
         if memory_error is not None:
             return "memory_exceeded", None, memory_error
-        return "failed", 1, ErrorInfo(
+        return "failed", 1, _error(
             type="GuestCrash", message=f"the interpreter stopped abnormally ({outcome.trap_detail})"
         )
     code = (outcome.exit_code or 0) % 256
@@ -413,7 +429,7 @@ def memory_cap_error(outcome: GuestOutcome, memory_mb: int) -> ErrorInfo | None:
     cap = memory_mb * MIB
     size = outcome.peak_memory_bytes
     if size and cap - size < MEMORY_CAP_HEADROOM:
-        return ErrorInfo(
+        return _error(
             type="MemoryLimitExceeded",
             message=f"the guest ran out of its {memory_mb} MiB memory cap",
         )
@@ -424,9 +440,9 @@ def _guest_error(outcome: GuestOutcome, code: int) -> ErrorInfo:
     record = decode_error_record(outcome.error_record) if outcome.error_record else None
     if record is not None:
         error_type, message = record
-        return ErrorInfo(type=clean_text(error_type)[:MAX_ERROR_TYPE_CHARS],
+        return _error(type=clean_text(error_type)[:MAX_ERROR_TYPE_CHARS],
                          message=clean_text(message)[:MAX_ERROR_MESSAGE_CHARS])
-    return ErrorInfo(type="SystemExit", message=f"the code exited with status {code}")
+    return _error(type="SystemExit", message=f"the code exited with status {code}")
 
 
 def extract_result_json(stdout: str) -> object | None:
@@ -472,21 +488,16 @@ def expression_value(record: bytes) -> ExpressionValue | None:
     )
 
 
-class _ResultJsonProbe(BaseModel):
-    """`result_json` at the depth it has in ExecutionResult, to try it before using it."""
-
-    result_json: object | None = None
-
-
 def _survives_result_json(value: object) -> bool:
     """Whether `value` survives the result model's JSON encoder and parser unchanged
-    (pydantic-core bounds nesting in both)."""
+    (pydantic-core bounds nesting in both): tried at the depth it has in ExecutionResult,
+    with pydantic-core's own functions (no model to build on a new process's first run)."""
     if value is None or isinstance(value, (str, bool)):
         return True
     try:
-        encoded = _ResultJsonProbe(result_json=value).model_dump_json()
-        return _ResultJsonProbe.model_validate_json(encoded).result_json == value
-    except (ValueError, RecursionError):  # pydantic's errors are ValueErrors
+        encoded = pydantic_core.to_json({"result_json": value}, inf_nan_mode="null")
+        return bool(pydantic_core.from_json(encoded)["result_json"] == value)
+    except (ValueError, RecursionError):  # pydantic-core's errors are ValueErrors
         return False
 
 

@@ -15,6 +15,9 @@ from ._fs.tree import MAX_PATH_BYTES
 from ._models import MIB, TIMEOUT_PROFILES, Language, Limits, TimeoutProfile
 
 LANGUAGES: tuple[Language, ...] = ("python", "javascript")
+#: The defaults, without a validation: a process whose calls give no limits never builds the
+#: Limits validator (start-up is part of a new process's latency).
+_DEFAULT_LIMITS = Limits.model_construct()
 
 # The audit parses hostile source; it gets its own fixed budget (deadline and fuel, within
 # the same instance as the run) so that a parser-stressing input is cut off like any other
@@ -27,7 +30,9 @@ AUDIT_TIMEOUT_MS = 10_000
 def audit_budget(memory_mb: int) -> Limits:
     """The audit's fixed deadline and fuel, under the request's memory cap (one frozen
     Limits per cap: this is on every execution's path)."""
-    return Limits(timeout_ms=AUDIT_TIMEOUT_MS, memory_mb=memory_mb, max_stdout_bytes=MIB)
+    # Constructed, not validated: `memory_mb` is a validated request's.
+    return Limits.model_construct(timeout_ms=AUDIT_TIMEOUT_MS, memory_mb=memory_mb,
+                                  max_stdout_bytes=MIB)
 
 
 def coerce_source(code: str | bytes, max_bytes: int) -> str:
@@ -246,6 +251,8 @@ def validate_limits(values: Limits | Mapping[str, object]) -> Limits:
     field ("limits.timeout_ms")."""
     if isinstance(values, Limits):
         return values
+    if not values:
+        return _DEFAULT_LIMITS
     try:
         return Limits.model_validate(values)
     except ValidationError as exc:

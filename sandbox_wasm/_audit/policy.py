@@ -31,7 +31,7 @@ def _guest_names(tables: Mapping[str, object], key: str) -> frozenset[str]:
 class AuditPolicy(BaseModel):
     """What the audit flags. `mode="enforce"` blocks flagged code; `"report"` only lists it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     name: str = "strict"
     mode: Literal["enforce", "report"] = "enforce"
@@ -56,15 +56,17 @@ class AuditPolicy(BaseModel):
         return self.model_copy(update={"mode": mode})
 
 
+# The presets are built from the guest's own tables (trusted values) without validating:
+# the validator is built on first use, not by `import sandbox_wasm`.
 #: The union of the product notes' lists: modules, calls (getattr & co. included) and
 #: attributes; `sys` is refused whatever it is used for.
-STRICT_POLICY = AuditPolicy()
+STRICT_POLICY = AuditPolicy.model_construct()
 #: Refuses only what reaches into the interpreter's internals (the first step of every known
 #: Python sandbox escape): frame, code and function internals, the __subclasses__ /
 #: __globals__ / __builtins__ walks, gc/ctypes/marshal, the import machinery. Every other
 #: standard-library module imports; computed attribute names, eval/exec/compile and imports
 #: of computed names are judged inside the guest at run time. The default.
-BALANCED_POLICY = AuditPolicy(
+BALANCED_POLICY = AuditPolicy.model_construct(
     name="balanced",
     blocked_modules=_guest_names(BALANCED_TABLES, "blocked_modules"),
     allowed_modules=None,

@@ -94,9 +94,10 @@ def build_report(policy: AuditPolicy, guest_answer: dict[str, object]) -> AuditR
     if isinstance(error, dict):
         line = error.get("line") or 0
         where = f" (line {line})" if line else ""
-        return AuditReport(
+        return AuditReport.model_construct(
             syntax_valid=False,
             safety_verdict="safe",
+            flagged_calls=[],
             policy=policy.name,
             syntax_error=f"{error.get('message', 'invalid syntax')}{where}",
         )
@@ -116,7 +117,7 @@ def build_report(policy: AuditPolicy, guest_answer: dict[str, object]) -> AuditR
             reason=f"the source reaches the audit's limit of {MAX_FACTS} constructs; what lies "
             "beyond it was not audited",
         ))
-    return AuditReport(
+    return AuditReport.model_construct(
         syntax_valid=True,
         safety_verdict=verdict(policy, findings),
         flagged_calls=findings,

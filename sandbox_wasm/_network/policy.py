@@ -58,7 +58,7 @@ class NetworkRule(BaseModel):
     guest and are never reported.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     host: str = Field(min_length=1, max_length=253)
     schemes: tuple[Scheme, ...] = ("https",)
@@ -167,7 +167,7 @@ class NetworkPolicy(BaseModel):
                                          headers={"Authorization": "Bearer ..."})])
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     allow: tuple[NetworkRule, ...] = Field(default=(), max_length=MAX_RULES)
     private_addresses: tuple[str, ...] = Field(default=(), max_length=MAX_RULES)

@@ -18,11 +18,8 @@ import hashlib
 import importlib.util
 import json
 import os
-import shlex
-import tempfile
 import threading
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import Literal
 
@@ -70,6 +67,18 @@ INSTALL_COMMAND = "wasm-exec runtime install"
 @functools.cache
 def wasmtime_version() -> str:
     """The installed wasmtime-py version (read once: metadata lookups are slow)."""
+    # The version is in the name of the .dist-info directory beside the package: reading
+    # it there spares a new process importlib.metadata (and the email parsers it imports),
+    # ~15 ms of every start-up. importlib.metadata decides when that is not one clear name.
+    spec = importlib.util.find_spec("wasmtime")
+    if spec is not None and spec.origin:
+        site = Path(spec.origin).resolve().parent.parent
+        found = [entry.name[len("wasmtime-"):-len(".dist-info")]
+                 for entry in site.glob("wasmtime-*.dist-info")]
+        if len(found) == 1 and found[0].replace(".", "").isalnum():
+            return found[0]
+    from importlib import metadata
+
     try:
         return metadata.version("wasmtime")
     except metadata.PackageNotFoundError:  # pragma: no cover - vendored installs
@@ -128,6 +137,8 @@ def install_hint(directory: Path) -> str:
                 f", or `{INSTALL_COMMAND} --dir DIR` and SANDBOX_WASM_RUNTIME_DIR=DIR)")
     command = INSTALL_COMMAND
     if not _same_dir(directory, runtime_dir()):
+        import shlex  # here: an error message's, not start-up's
+
         command += f" --dir {shlex.quote(str(directory))}"
     hint = f"run `{command}`"
     checkout = checkout_dir()
@@ -218,6 +229,8 @@ def verify_runtime_file(path: Path, expected_sha256: str, hint: str | None = Non
 
 def write_atomically(target: Path, data: bytes) -> None:
     """Write via a temp file and rename, so racing processes never see a partial file."""
+    import tempfile  # here: only a new process's first compile writes (start-up counts)
+
     target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     fd, tmp = tempfile.mkstemp(prefix=target.name, suffix=".tmp", dir=target.parent)
     try:

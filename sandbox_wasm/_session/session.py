@@ -301,7 +301,8 @@ class Session(Closeable):
             self.last_used = time.monotonic()
         if forward is not None:
             forward.raise_error()
-        return result.model_copy(update={"session": session})
+        result.session = session  # the result is this call's own: no copy needed
+        return result
 
     async def execute_async(self, code: str | bytes, **options: object) -> ExecutionResult:
         """`execute()` in a worker thread, so the event loop keeps running meanwhile.
@@ -359,8 +360,8 @@ class Session(Closeable):
         if came_to_rest and self.on_trap == "rollback":
             self._pending = (_checkpointer.submit(self._capture, same_pages=same_pages),
                              same_pages)
-        return SessionCall(id=self.id, call=self.calls, rolled_back=rolled_back,
-                           closed=self._closed, memory_bytes=memory_bytes)
+        return SessionCall.model_construct(id=self.id, call=self.calls, rolled_back=rolled_back,
+                                           closed=self._closed, memory_bytes=memory_bytes)
 
     def _new_instance(self, state: SessionState | None) -> LiveInstance:
         """A fresh instance of the runtime with a filesystem, holding `state` if given."""

@@ -170,6 +170,16 @@ def test_result_names_the_runtime_that_ran() -> None:
     assert own.runtime.name == "cpython313-wasi-snapshot"
 
 
+def test_results_name_the_installed_wasmtime() -> None:
+    # Read from its .dist-info directory's name (not importlib.metadata, slow at start-up):
+    # the same answer.
+    from importlib import metadata
+
+    _artifacts.wasmtime_version.cache_clear()
+    assert _artifacts.wasmtime_version() == metadata.version("wasmtime")
+    assert sw.execute("pass").runtime.wasmtime == metadata.version("wasmtime")
+
+
 def _copy_runtime_dir(tmp_path: Path, *copied: str) -> Path:
     """A runtime directory of symlinks to the real one, with `copied` files real copies
     (so a test can edit them)."""
