@@ -197,7 +197,7 @@ class ResultBuilder:
             if more:
                 message += f" and {more} more finding{'s' if more > 1 else ''}"
             return self.finish("blocked", error=_error(type="SecurityViolation",
-                                                          message=message))
+                                                       message=message))
         self._add_runtime_findings(outcome)
         return self.from_outcome(outcome)
 
@@ -230,12 +230,12 @@ class ResultBuilder:
             if outcome.trap == "memory_out_of_bounds":
                 message += f" (the parser accessed memory out of bounds {outcome.trap_detail})"
             return self.finish("syntax_error", error=_error(type="SyntaxError",
-                                                               message=message))
+                                                            message=message))
         message = "the audit answer was too large" if outcome.answer_too_large else (
             "the guest ended without an audit answer"
         )
         return self.finish("internal_error", error=_error(type="InternalError",
-                                                             message=message))
+                                                          message=message))
 
     # -- JavaScript: a syntax check, then the run ----------------------------------------
     def from_javascript_check(self, check: GuestOutcome) -> ExecutionResult | None:
@@ -268,7 +268,7 @@ class ResultBuilder:
             return None
         self.syntax_valid = False
         return self.finish("syntax_error", error=_error(type="SyntaxError",
-                                                           message=syntax_error))
+                                                        message=syntax_error))
 
     # -- any run ---------------------------------------------------------------------------
     def from_outcome(self, outcome: GuestOutcome) -> ExecutionResult:
@@ -371,7 +371,7 @@ def tool_references(answer: dict[str, object], tools: Collection[str]) -> list[s
 def interrupted_error(outcome: GuestOutcome) -> ErrorInfo:
     """The error of a run its caller interrupted."""
     return _error(type="Interrupted", message="execution was interrupted by the caller "
-                     f"after {outcome.elapsed_ms:.0f} ms")
+                  f"after {outcome.elapsed_ms:.0f} ms")
 
 
 def audit_budget_error(status: Status, memory_mb: int) -> ErrorInfo:
@@ -379,9 +379,9 @@ def audit_budget_error(status: Status, memory_mb: int) -> ErrorInfo:
     budget = audit_budget(memory_mb)
     if status == "timeout":
         return _error(type="TimeoutError", message="auditing the source exceeded the "
-                         f"audit's budget of {budget.timeout_ms} ms")
+                      f"audit's budget of {budget.timeout_ms} ms")
     return _error(type="FuelExhausted", message="auditing the source exceeded the "
-                     f"audit's budget of {budget.effective_fuel} fuel")
+                  f"audit's budget of {budget.effective_fuel} fuel")
 
 
 def classify(
@@ -441,7 +441,7 @@ def _guest_error(outcome: GuestOutcome, code: int) -> ErrorInfo:
     if record is not None:
         error_type, message = record
         return _error(type=clean_text(error_type)[:MAX_ERROR_TYPE_CHARS],
-                         message=clean_text(message)[:MAX_ERROR_MESSAGE_CHARS])
+                      message=clean_text(message)[:MAX_ERROR_MESSAGE_CHARS])
     return _error(type="SystemExit", message=f"the code exited with status {code}")
 
 
