@@ -55,7 +55,10 @@ def test_inputs(lines: str, stdout: str) -> None:
 
 def test_charts_go_to_the_output_dir(tmp_path: Path) -> None:
     out = tmp_path / "charts"
-    done = repl("--runtime", "python-data", "--output-dir", str(out), stdin=(
+    # A new process's first data-runtime input pages the runtime in: the long profile (see
+    # test_server_mcp's chart test).
+    done = repl("--runtime", "python-data", "--profile", "extended_30s",
+                "--output-dir", str(out), stdin=(
         "import matplotlib.pyplot as plt\n"
         "plt.plot([1, 2, 3])\n"
         "plt.bar(['a'], [1]); plt.show()\n"
