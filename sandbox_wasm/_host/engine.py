@@ -211,6 +211,18 @@ def engine_host() -> EngineHost:
         return _host
 
 
+def use_engine_flags(flags: EngineFlags) -> None:
+    """Make the process-wide EngineHost one with `flags`, before anything has used it. For
+    measurement only (benchmarks/cpu.py --engines times the guest without fuel or epochs):
+    without fuel a run has no fuel limit, without epochs no deadline or interrupt. Raises
+    RuntimeError once the EngineHost exists."""
+    global _host
+    with _host_lock:
+        if _host is not None:
+            raise RuntimeError("the process's wasmtime engine exists already")
+        _host = EngineHost(flags)
+
+
 @atexit.register
 def _release_engine() -> None:
     # Releasing modules and the Engine before interpreter shutdown avoids a Rust

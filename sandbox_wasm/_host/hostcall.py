@@ -52,7 +52,7 @@ MAX_SUBSCRIPTIONS = 1024
 # deadline and deadline_hit,
 # interrupt (the run's cancel Event, or None) and interrupted (it was seen set),
 # exit_code (proc_exit's), and the audit's phase: next_phase, first_phase_fuel,
-# audit_fuel_used.
+# audit_fuel_used, fuel_metered (False only on a measurement engine without fuel).
 run_state = threading.local()
 
 

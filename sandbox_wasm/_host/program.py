@@ -323,7 +323,7 @@ class LiveInstance(Closeable):
         stderr = CappedOutput(limits.max_stderr_bytes, error_channel=True,
                               relay=on_output and text_relay("stderr", on_output))
         outcome = GuestOutcome()
-        phases = _Phases(limits, audit_budget)
+        phases = _Phases(limits, audit_budget, self.program.host.flags.consume_fuel)
         started = time.perf_counter()
         fs = self.fs
         outputs_before = fs.mark() if fs is not None else None
@@ -332,7 +332,8 @@ class LiveInstance(Closeable):
         try:
             if self._closed:
                 raise wasmtime.WasmtimeError("the instance was closed")
-            self.store.set_fuel(phases.first_fuel)
+            if phases.metered:
+                self.store.set_fuel(phases.first_fuel)
             self.store.set_epoch_deadline(epoch_deadline(phases.first_timeout_ms))
             _reset_run_state(payload, phases, (stdout, stderr), self.fs, tools, network,
                              interrupt, stdin)
@@ -370,10 +371,13 @@ class LiveInstance(Closeable):
 @dataclass(frozen=True)
 class _Phases:
     """The limits of a run's two phases: the audit's budget until its answer, then the
-    user's limits (one phase, the user's, when there is no audit answer to wait for)."""
+    user's limits (one phase, the user's, when there is no audit answer to wait for).
+    `metered`: whether the engine meters fuel (always, but for `engine.use_engine_flags`'s
+    measurements)."""
 
     user: Limits
     audit: Limits | None
+    metered: bool = True
 
     @property
     def first_fuel(self) -> int:
@@ -403,6 +407,7 @@ def _reset_run_state(
         (user.effective_fuel, user.timeout_ms) if phases.audit is not None else None
     )
     run_state.first_phase_fuel = phases.first_fuel
+    run_state.fuel_metered = phases.metered
     run_state.audit_fuel_used = None
     run_state.exit_code = None
     run_state.deadline_hit = False
@@ -449,7 +454,9 @@ def _measure(
     """Fuel used (both phases) and the final memory size, read before the Store closes."""
     try:
         audit_used = getattr(run_state, "audit_fuel_used", None)
-        if audit_used is None:  # still in the first phase
+        if not phases.metered:
+            pass  # nothing to read: fuel_consumed stays 0
+        elif audit_used is None:  # still in the first phase
             outcome.fuel_consumed = phases.first_fuel - store.get_fuel()
         else:
             outcome.fuel_consumed = audit_used + phases.user.effective_fuel - store.get_fuel()

@@ -248,8 +248,10 @@ def _start_user_phase(caller: wasmtime.Caller) -> None:
     fuel, timeout_ms = run_state.next_phase
     run_state.next_phase = None
     store: Any = caller
-    run_state.audit_fuel_used = run_state.first_phase_fuel - wasmtime.Store.get_fuel(store)
-    wasmtime.Store.set_fuel(store, fuel)
+    run_state.audit_fuel_used = 0
+    if run_state.fuel_metered:
+        run_state.audit_fuel_used = run_state.first_phase_fuel - wasmtime.Store.get_fuel(store)
+        wasmtime.Store.set_fuel(store, fuel)
     wasmtime.Store.set_epoch_deadline(store, epoch_deadline(timeout_ms))
     run_state.deadline = time.monotonic() + timeout_ms / 1000
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 
@@ -137,6 +139,33 @@ def test_cache_key_depends_on_flags_and_runtime(monkeypatch: pytest.MonkeyPatch)
     finally:
         plain.close()
         no_fuel.close()
+
+
+def test_the_engine_s_flags_are_chosen_before_its_first_use() -> None:
+    _engine.engine_host()  # this process's, made by the tests before
+    with pytest.raises(RuntimeError, match="engine exists already"):
+        _engine.use_engine_flags(_engine.EngineFlags(consume_fuel=False))
+
+
+def test_a_measurement_engine_without_fuel_runs_the_audit_and_the_code() -> None:
+    # benchmarks/cpu.py --engines: the same runs, fuel's own cost left out. A new process,
+    # since the engine is the process's; the module is compiled for it once (then cached).
+    code = (
+        "from sandbox_wasm._host import engine\n"
+        "engine.use_engine_flags(engine.EngineFlags(consume_fuel=False))\n"
+        "import json, sandbox_wasm as sw\n"
+        "box = sw.Sandbox(limits={'timeout_ms': 30_000})\n"
+        "results = [box.execute('print(sum(range(10**5)))'),\n"
+        "           box.execute('import gc'),\n"
+        "           box.execute('while True: pass', limits={'timeout_ms': 300})]\n"
+        "print(json.dumps([(r.status, r.stdout, r.metrics.fuel_consumed) for r in results]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    # Audited and run; refused by the audit; the deadline (epochs) still ends a loop.
+    assert json.loads(done.stdout) == [["succeeded", "4999950000\n", 0], ["blocked", "", 0],
+                                       ["timeout", "", 0]]
 
 
 def test_write_atomically_leaves_no_temp_on_failure(tmp_path: Path) -> None:
