@@ -2,7 +2,8 @@
 
 - `GuestProgram`: the runtime linked with the host functions (`wasi`), ready to instantiate
   many times; its idle instances, reused after a reset to the image (`MAX_IDLE_INSTANCES`,
-  `MAX_RESET_BYTES`, `REUSE_INSTANCES`), and the pristine memory those resets read.
+  `MAX_RESET_BYTES`, `RESET_BUDGET_SHARE`, `REUSE_INSTANCES`), and the pristine memory those
+  resets read.
 - `LiveInstance`: one instance in a Store of its own (a one-shot run, a reused instance or a
   session's), entered under each call's limits.
 - The run machinery: a run's two phases (the audit's budget until its answer, then the
@@ -49,9 +50,14 @@ _WRAPPED_STACK_FAULT = 0xFFF0_0000
 _FAULT_ADDRESS = re.compile(r"memory fault at wasm address (0x[0-9a-fA-F]+)")
 
 #: Idle instances a program keeps for reuse, and the most memory one may have written to
-#: be reused (copying it back must stay cheaper than a fresh instance's page faults).
+#: be reused (copying it back must stay cheaper than a fresh instance's page faults): 4 MiB,
+#: or an eighth of the runtime's image when that is more. A data-runtime run (pandas, a
+#: chart) writes 5-15 MiB: freed at 4 MiB, the next run paid ~2,000-2,900 copy-on-write
+#: faults (15-20 ms on a VM where one costs ~6 us) where the copy takes 1-3 ms. Idle
+#: instances hold at most MAX_IDLE_INSTANCES x the budget of written memory.
 MAX_IDLE_INSTANCES = 8
 MAX_RESET_BYTES = 4 * MIB
+RESET_BUDGET_SHARE = 8
 #: $SANDBOX_WASM_REUSE_INSTANCES=0 gives every one-shot run an instance of its own.
 REUSE_INSTANCES = os.environ.get("SANDBOX_WASM_REUSE_INSTANCES") != "0"
 
@@ -63,7 +69,7 @@ class GuestProgram(Closeable):
     runs served by reused instances: after a run that came back to rest, the instance's
     memory is put back to the image (`MemoryReset`), which makes it indistinguishable from
     a fresh one, and it waits for the next run. A run that trapped, exited, grew its memory
-    or wrote more than MAX_RESET_BYTES leaves its instance to be freed;
+    or wrote more than its `reset_budget()` leaves its instance to be freed;
     $SANDBOX_WASM_REUSE_INSTANCES=0 turns reuse off.
 
     `release()` drops the compiled module (later runs report a host error); the engine host
@@ -205,7 +211,7 @@ class GuestProgram(Closeable):
             self._resets += 1  # release() waits: the pristine memory is read below
         try:
             if reset is None:
-                reset = MemoryReset(*self.pristine_memory(), MAX_RESET_BYTES)
+                reset = MemoryReset(*self.pristine_memory(), self.reset_budget())
             if not reset.reset(instance.memory, instance.store, faulted=faulted):
                 return False
         except wasmtime.WasmtimeError:  # released meanwhile
@@ -225,6 +231,11 @@ class GuestProgram(Closeable):
         """The instances waiting for a run, with their resets (a copy of the list)."""
         with self._idle:
             return list(self._idle_instances)
+
+    def reset_budget(self) -> int:
+        """The most memory an instance may have written and still be reused (see
+        MAX_RESET_BYTES)."""
+        return max(MAX_RESET_BYTES, self.pristine_memory()[1] // RESET_BUDGET_SHARE)
 
     def pristine_memory(self) -> tuple[int, int]:
         """(address, size) of the linear memory of an instance that is never entered: the

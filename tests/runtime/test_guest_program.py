@@ -11,7 +11,12 @@ import pytest
 from instance_memory import memory_of
 
 import sandbox_wasm as sw
-from sandbox_wasm._host.program import MAX_RESET_BYTES, GuestProgram, LiveInstance
+from sandbox_wasm._host.program import (
+    MAX_RESET_BYTES,
+    RESET_BUDGET_SHARE,
+    GuestProgram,
+    LiveInstance,
+)
 
 
 @pytest.fixture
@@ -92,6 +97,32 @@ def test_a_run_not_at_rest_or_too_dirty_frees_its_instance(
     box.execute(code, **options)  # type: ignore[arg-type]
     assert warm not in idle_instances(box)
     assert box.execute("print('after')").stdout == "after\n"
+
+
+def test_the_reset_budget_is_an_eighth_of_a_large_image(
+    box: sw.Sandbox, data_box: sw.Sandbox,
+) -> None:
+    lean, data = program_of(box), data_box._program("python")
+    assert lean.pristine_memory()[1] // RESET_BUDGET_SHARE < MAX_RESET_BYTES
+    assert lean.reset_budget() == MAX_RESET_BYTES
+    assert data.reset_budget() == data.pristine_memory()[1] // RESET_BUDGET_SHARE
+    assert data.reset_budget() > 16 * 2**20
+
+
+CHART = ("import io, matplotlib.pyplot as plt\nfig, ax = plt.subplots()\n"
+         "ax.plot([1, 3, 2]); ax.set_title('t')\nfig.savefig(io.BytesIO(), format='png')\n"
+         "plt.close(fig)\nprint('drawn')\n")
+
+
+def test_a_data_run_writing_more_than_4_mib_leaves_its_instance(data_box: sw.Sandbox) -> None:
+    # A chart writes ~10 MiB of a data-runtime instance: within that runtime's budget.
+    program = data_box._program("python")
+    assert data_box.execute(CHART).stdout == "drawn\n"
+    ((instance, reset),) = program.idle_instances()
+    assert MAX_RESET_BYTES < reset.written_bytes <= program.reset_budget()
+    assert data_box.execute(CHART).stdout == "drawn\n"
+    assert [idle for idle, _ in program.idle_instances()] == [instance]
+    assert memory_of(instance) == program.fresh_image()
 
 
 def test_a_forged_rest_record_does_not_count(box: sw.Sandbox) -> None:
