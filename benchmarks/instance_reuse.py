@@ -7,8 +7,8 @@ are noisy: compare ratios).
 A run that wrote more than the budget frees its instance, and the next run starts in a fresh
 one, paying a copy-on-write fault for every page it touches; within the budget, the written
 pages are copied back from the image instead. The scripts are the data corpus's
-(tests/runtime/data_corpus, every script but the charts-free selection's first 20, which warm
-both budgets), each given its inputs.
+(tests/runtime/data_corpus), each given its inputs; the first 20 warm both budgets and are
+not timed.
 
     .venv/bin/python benchmarks/instance_reuse.py [--quick] [--rounds N]
 
