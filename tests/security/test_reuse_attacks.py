@@ -15,7 +15,7 @@ from instance_memory import memory_of
 import sandbox_wasm as sw
 from sandbox_wasm._guest.bootstrap import MODE_EXEC
 from sandbox_wasm._host.memory import MemoryReset
-from sandbox_wasm._host.program import LiveInstance
+from sandbox_wasm._host.program import MAX_RESET_BYTES, LiveInstance
 from sandbox_wasm._request import audit_budget
 from sandbox_wasm._wire import policy_line, request_payload
 
@@ -137,6 +137,29 @@ def test_a_faked_end_of_request_does_not_keep_the_instance(box: sw.Sandbox,
     probe = box.execute("import builtins\nprint(getattr(builtins, 'kept', 'clean'))",
                         policy=sw.REPORT_ONLY_POLICY)
     assert probe.stdout == "clean\n"
+
+
+def test_a_data_run_writing_past_4_mib_leaves_nothing_for_the_next() -> None:
+    # The data runtime reuses an instance after a run that wrote up to an eighth of its
+    # image (a chart, a pandas script): everything such a run wrote is put back too.
+    plant = (
+        "import builtins, io\nimport numpy as np\nimport matplotlib.pyplot as plt\n"
+        f"secret = {SECRET!r}\nbuiltins.kept = secret\n"
+        "np.kept = np.frombuffer((secret * 20_000).encode(), dtype=np.uint8).copy()\n"
+        "fig, ax = plt.subplots()\nax.plot([1, 3, 2]); ax.set_title(secret)\n"
+        "fig.savefig(io.BytesIO(), format='png')\nplt.close(fig)\n"
+    )
+    with sw.Sandbox(runtime="python-data", policy=sw.REPORT_ONLY_POLICY) as box:
+        program = box._program("python")
+        box.execute("print('warm')")
+        planted = reused_run(box, plant)
+        assert planted.ok, planted.error
+        ((instance, reset),) = program.idle_instances()
+        assert MAX_RESET_BYTES < reset.written_bytes <= program.reset_budget()
+        assert not memory_holds(instance, SECRET.encode())
+        after = reused_run(box, "import builtins, numpy as np\n"
+                                "print(hasattr(builtins, 'kept'), hasattr(np, 'kept'))")
+        assert after.stdout == "False False\n", (after.stdout, after.error)
 
 
 @pytest.mark.parametrize("plant", list(PLANTS))
