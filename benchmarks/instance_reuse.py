@@ -1,14 +1,14 @@
 """What the reset budget of reused instances buys on data work: model-style data scripts run
 one after another on the data runtime, the way an agent sends them, each followed by a
 pandas one-liner, with the runtime's reset budget (an eighth of its image) against the
-former flat 4 MiB, in the same process, the two alternating round by round (these machines
-are noisy: compare ratios).
+former flat 4 MiB, in the same process (these machines are noisy: compare ratios).
 
 A run that wrote more than the budget frees its instance, and the next run starts in a fresh
 one, paying a copy-on-write fault for every page it touches; within the budget, the written
-pages are copied back from the image instead. The scripts are the data corpus's
-(tests/runtime/data_corpus), each given its inputs; the first 20 warm both budgets and are
-not timed.
+pages are copied back from the image instead (and given back to the image's mapping after a
+few small runs in a row). The two budgets run in two sandboxes, item by item in turn. The
+scripts are the data corpus's (tests/runtime/data_corpus), each given its inputs; the first
+20 warm both sandboxes and are not timed.
 
     .venv/bin/python benchmarks/instance_reuse.py [--quick] [--rounds N]
 
@@ -43,20 +43,22 @@ def inputs(source: str) -> dict[str, bytes]:
     return {name: (CORPUS / "inputs" / name).read_bytes() for name in names}
 
 
-def one_round(box: sw.Sandbox, scripts: list[str]) -> dict[str, list[float]]:
-    """Each script (then the one-liner) once, timed from the caller's side, in ms."""
-    timings: dict[str, list[float]] = {"script": [], "one-liner": []}
+def one_round(boxes: dict[str, sw.Sandbox], scripts: list[str],
+              samples: dict[str, dict[str, list[float]]] | None = None) -> None:
+    """Each script (then the one-liner) once on every sandbox in turn, timed from the
+    caller's side in ms (into `samples` when given)."""
     for index, source in enumerate(scripts):
         files = inputs(source)
-        start = time.perf_counter()
-        result = box.execute(source, files=files, timeout_ms=20_000)
-        timings["script"].append((time.perf_counter() - start) * 1000)
-        if result.status != "succeeded":
-            raise RuntimeError(f"script {index}: {result.status} {result.error}")
-        start = time.perf_counter()
-        box.execute(ONE_LINER.format(i=index))
-        timings["one-liner"].append((time.perf_counter() - start) * 1000)
-    return timings
+        for kind, code in (("script", source), ("one-liner", ONE_LINER.format(i=index))):
+            for name, box in boxes.items():
+                start = time.perf_counter()
+                result = box.execute(code, files=files if kind == "script" else None,
+                                     timeout_ms=20_000)
+                elapsed = (time.perf_counter() - start) * 1000
+                if result.status != "succeeded":
+                    raise RuntimeError(f"{kind} {index}: {result.status} {result.error}")
+                if samples is not None:
+                    samples[name][kind].append(elapsed)
 
 
 def main() -> int:
@@ -67,26 +69,26 @@ def main() -> int:
     sources = [path.read_text(encoding="utf-8") for path in sorted(CORPUS.glob("[0-9]*.py"))]
     scripts = sources[WARM:WARM + 40] if args.quick else sources[WARM:]
     rounds = 2 if args.quick else max(1, args.rounds)
-    budgets = {"flat 4 MiB (baseline)": 10**9, "an eighth of the image": 8}
+    names = ["flat 4 MiB (baseline)", "an eighth of the image"]
     samples: dict[str, dict[str, list[float]]] = {
-        name: {"script": [], "one-liner": []} for name in budgets}
-    with sw.Sandbox(runtime="python-data") as box:
-        box.warm_up()
-        for share in budgets.values():
-            _program.RESET_BUDGET_SHARE = share
-            one_round(box, sources[:WARM])
+        name: {"script": [], "one-liner": []} for name in names}
+    # A sandbox each: a runtime's instances keep the budget they were made with.
+    with sw.Sandbox(runtime="python-data") as flat, sw.Sandbox(runtime="python-data") as box:
+        program = flat._program("python")
+        program.reset_budget = lambda: _program.MAX_RESET_BYTES  # type: ignore[method-assign]
+        boxes = dict(zip(names, (flat, box), strict=True))
+        for sandbox in boxes.values():
+            sandbox.warm_up()
+        one_round(boxes, sources[:WARM])
         for _ in range(rounds):
-            for name, share in budgets.items():
-                _program.RESET_BUDGET_SHARE = share
-                for kind, values in one_round(box, scripts).items():
-                    samples[name][kind] += values
+            one_round(boxes, scripts, samples)
     rows = {
         name: {kind: {"p50_ms": round(statistics.median(values), 2),
                       "mean_ms": round(statistics.fmean(values), 2), "n": len(values)}
                for kind, values in kinds.items()}
         for name, kinds in samples.items()
     }
-    base, new = (rows[name] for name in budgets)
+    base, new = (rows[name] for name in names)
     print(f"| {len(scripts)} data scripts x {rounds} rounds, ms | flat 4 MiB | an eighth "
           "of the image | ratio |")
     print("|---|---|---|---|")

@@ -42,6 +42,10 @@ OS_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 COMPARE_CHUNK = WASM_PAGE
 #: Written ranges at most this far apart are put back as one copy.
 COPY_GAP = OS_PAGE
+#: Small runs in a row after which a big written set is dropped (`MemoryReset`).
+SHRINK_AFTER = 3
+#: madvise(2) advice (Linux): the page goes back to what the private mapping maps.
+_MADV_DONTNEED = 4
 _PAGEMAP_ENTRY = 8
 # The top byte of a pagemap entry: bit 63 present, 62 swapped, 61 file-backed or shared.
 _PRESENT, _SWAPPED, _FILE = 0x80, 0x40, 0x20
@@ -142,21 +146,35 @@ class MemoryReset:
     fault wrote no page outside the set (`thread_faults`).
 
     `reset` refuses (False: the caller drops the instance) when the memory grew (it cannot
-    shrink), pagemap cannot tell, or the set passed `max_bytes`."""
+    shrink), pagemap cannot tell, or the set passed `max_bytes`.
 
-    def __init__(self, image_address: int, image_size: int, max_bytes: int) -> None:
+    A set larger than `shrink_above` (a big run's: a chart writes ~10 MiB of the data
+    runtime) is copied back after every later run, however small. After SHRINK_AFTER small
+    runs in a row it is dropped instead: madvise(MADV_DONTNEED) gives each page back to the
+    mapping, which maps the image copy-on-write (or zeros past it), so the pages hold the
+    image again and the set starts empty, as in a fresh instance. Whether they do is
+    checked against the image each time; where they do not (a mapping that is not
+    copy-on-write), they are copied back as usual and the instance never drops again."""
+
+    def __init__(self, image_address: int, image_size: int, max_bytes: int,
+                 shrink_above: int = 0) -> None:
         # The image: a fresh instance's memory, only ever read (the caller keeps it alive).
         self._image_address = image_address
         self._image_size = image_size
         self.max_bytes = max_bytes
+        #: A set of more bytes than this is dropped after SHRINK_AFTER small runs (0: never).
+        self.shrink_above = shrink_above
         #: (start, end) offsets of the pages that may differ from the image.
         self.written: list[tuple[int, int]] | None = None
         #: Bytes copied back per reset (0 before the first).
         self.written_bytes = 0
+        self._small_runs = 0
 
-    def reset(self, memory: wasmtime.Memory, store: wasmtime.Store, *, faulted: bool) -> bool:
-        """Copy the image back over every page that may differ from it; `faulted`: whether
-        the thread that ran the guest took page faults since the last reset."""
+    def reset(self, memory: wasmtime.Memory, store: wasmtime.Store, *, faulted: bool,
+              small: bool = False) -> bool:
+        """Put the image back over every page that may differ from it; `faulted`: whether
+        the thread that ran the guest took page faults since the last reset; `small`:
+        whether the run was a small one (see the class)."""
         size = memory.data_len(store)
         if size != self._image_size:
             return False
@@ -171,9 +189,33 @@ class MemoryReset:
             self.written_bytes = sum(end - start for start, end in self.written)
         if self.written_bytes > self.max_bytes:
             return False
+        big_set = 0 < self.shrink_above < self.written_bytes
+        self._small_runs = self._small_runs + 1 if small and big_set else 0
+        if self._small_runs >= SHRINK_AFTER and self._drop(address):
+            return True
         source = self._image_address
         for start, end in self.written:
             ctypes.memmove(address + start, source + start, end - start)
+        return True
+
+    def _drop(self, address: int) -> bool:
+        """Give the written pages back to the mapping and check that they hold the image;
+        False (and never again) when they do not: the caller copies them back."""
+        libc = _libc()
+        assert self.written is not None
+        if libc is None:
+            self.shrink_above = 0
+            return False
+        source = self._image_address
+        for start, end in self.written:
+            if (libc.madvise(address + start, end - start, _MADV_DONTNEED) != 0
+                    or libc.memcmp(address + start, source + start, end - start) != 0):
+                self.shrink_above = 0
+                return False
+            # Reading them mapped the zero page where the image has none, which pagemap
+            # cannot tell from a written page: given back again, they are not mapped.
+            libc.madvise(address + start, end - start, _MADV_DONTNEED)
+        self.written, self.written_bytes, self._small_runs = [], 0, 0
         return True
 
 
@@ -188,6 +230,27 @@ def _union(first: list[tuple[int, int]], second: list[tuple[int, int]], *,
         else:
             merged.append((start, end))
     return merged
+
+
+_libc_handle: ctypes.CDLL | None = None
+
+
+def _libc() -> ctypes.CDLL | None:
+    """The C library with madvise and memcmp typed for addresses (None where there is
+    no madvise)."""
+    global _libc_handle
+    if _libc_handle is None:
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            madvise, memcmp = libc.madvise, libc.memcmp
+        except (OSError, AttributeError):
+            return None
+        madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+        madvise.restype = ctypes.c_int
+        memcmp.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
+        memcmp.restype = ctypes.c_int
+        _libc_handle = libc
+    return _libc_handle
 
 
 def thread_faults() -> int | None:

@@ -58,6 +58,12 @@ _FAULT_ADDRESS = re.compile(r"memory fault at wasm address (0x[0-9a-fA-F]+)")
 MAX_IDLE_INSTANCES = 8
 MAX_RESET_BYTES = 4 * MIB
 RESET_BUDGET_SHARE = 8
+#: A run under this much fuel is a small one: after a few of them in a row, an instance
+#: that wrote more than MAX_RESET_BYTES gives its written pages back (`MemoryReset`), so
+#: that small runs stop copying back what a big one wrote (print('hi') ~1 M, a pandas
+#: one-liner ~2 M, a small minimize or regression 11-13 M; a chart ~500 M, data-corpus
+#: scripts mostly 15-300 M).
+SMALL_RUN_FUEL = 20_000_000
 #: $SANDBOX_WASM_REUSE_INSTANCES=0 gives every one-shot run an instance of its own.
 REUSE_INSTANCES = os.environ.get("SANDBOX_WASM_REUSE_INSTANCES") != "0"
 
@@ -184,7 +190,8 @@ class GuestProgram(Closeable):
                                     on_output=on_output, stdin=stdin)
             faulted = faults is None or thread_faults() != faults
             if outcome.at_rest and outcome.host_error is None:
-                kept = self._keep(instance, reset, faulted=faulted)
+                kept = self._keep(instance, reset, faulted=faulted,
+                                  small=outcome.fuel_consumed < SMALL_RUN_FUEL)
             return outcome
         finally:
             if not kept:
@@ -200,7 +207,8 @@ class GuestProgram(Closeable):
         idle[0].set_memory_cap(memory_cap_bytes)
         return idle
 
-    def _keep(self, instance: LiveInstance, reset: MemoryReset | None, *, faulted: bool) -> bool:
+    def _keep(self, instance: LiveInstance, reset: MemoryReset | None, *, faulted: bool,
+              small: bool = False) -> bool:
         """Put the memory of an instance at rest back to the image and make it idle;
         False when it cannot be reused (see `MemoryReset.reset`) or is not wanted."""
         if instance.memory is None:
@@ -211,8 +219,9 @@ class GuestProgram(Closeable):
             self._resets += 1  # release() waits: the pristine memory is read below
         try:
             if reset is None:
-                reset = MemoryReset(*self.pristine_memory(), self.reset_budget())
-            if not reset.reset(instance.memory, instance.store, faulted=faulted):
+                reset = MemoryReset(*self.pristine_memory(), self.reset_budget(),
+                                    shrink_above=MAX_RESET_BYTES)
+            if not reset.reset(instance.memory, instance.store, faulted=faulted, small=small):
                 return False
         except wasmtime.WasmtimeError:  # released meanwhile
             return False

@@ -15,8 +15,10 @@ import wasmtime
 from instance_memory import memory_of
 
 import sandbox_wasm as sw
+from sandbox_wasm._host import memory as memory_module
 from sandbox_wasm._host.memory import (
     OS_PAGE,
+    SHRINK_AFTER,
     MemoryReset,
     _pagemap,
     _pagemap_tells_written_pages,
@@ -24,6 +26,7 @@ from sandbox_wasm._host.memory import (
     initial_stack_pointer,
     memory_address,
     thread_faults,
+    written_ranges,
 )
 from sandbox_wasm._host.program import GuestProgram, LiveInstance
 from sandbox_wasm._models import MIB
@@ -87,6 +90,68 @@ def test_a_reset_refuses_grown_memory_and_too_many_pages(program: GuestProgram,
     instance.memory.grow(instance.store, 1)
     assert not MemoryReset(*program.pristine_memory(), max_bytes=len(image)).reset(
         instance.memory, instance.store, faulted=True)
+
+
+def test_small_runs_drop_a_big_set_back_to_the_image(program: GuestProgram,
+                                                    instance: LiveInstance) -> None:
+    image = program.fresh_image()
+    assert instance.memory is not None
+    reset = MemoryReset(*program.pristine_memory(), max_bytes=len(image),
+                        shrink_above=8 * OS_PAGE)
+    scribble(instance, list(range(0, 64 * OS_PAGE, OS_PAGE)))
+    assert reset.reset(instance.memory, instance.store, faulted=True)  # a big run: copied
+    assert reset.written_bytes >= 64 * OS_PAGE
+    for _ in range(SHRINK_AFTER):
+        scribble(instance, [OS_PAGE * 3, OS_PAGE * 50])  # small runs within the set
+        assert reset.reset(instance.memory, instance.store, faulted=False, small=True)
+    assert reset.written == [] and reset.written_bytes == 0
+    assert written_ranges(memory_address(instance.memory, instance.store), len(image)) == []
+    assert memory_of(instance) == image
+
+
+def test_a_big_run_between_small_ones_keeps_the_set(program: GuestProgram,
+                                                   instance: LiveInstance) -> None:
+    assert instance.memory is not None
+    reset = MemoryReset(*program.pristine_memory(), max_bytes=len(program.fresh_image()),
+                        shrink_above=8 * OS_PAGE)
+    scribble(instance, list(range(0, 64 * OS_PAGE, OS_PAGE)))
+    assert reset.reset(instance.memory, instance.store, faulted=True)
+    for small in [True] * (SHRINK_AFTER - 1) + [False] + [True] * (SHRINK_AFTER - 1):
+        assert reset.reset(instance.memory, instance.store, faulted=False, small=small)
+    assert reset.written_bytes >= 64 * OS_PAGE
+
+
+class _NoDropLibc:
+    """madvise that does nothing, as on a mapping that is not copy-on-write; the real
+    memcmp (typed for addresses)."""
+
+    def __init__(self) -> None:
+        libc = memory_module._libc()
+        assert libc is not None
+        self.memcmp = libc.memcmp
+
+    @staticmethod
+    def madvise(address: int, length: int, advice: int) -> int:
+        return 0
+
+
+def test_pages_that_do_not_go_back_to_the_image_are_copied(
+    program: GuestProgram, instance: LiveInstance, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    image = program.fresh_image()
+    assert instance.memory is not None
+    no_drop = _NoDropLibc()
+    monkeypatch.setattr(memory_module, "_libc", lambda: no_drop)
+    reset = MemoryReset(*program.pristine_memory(), max_bytes=len(image),
+                        shrink_above=8 * OS_PAGE)
+    scribble(instance, list(range(0, 64 * OS_PAGE, OS_PAGE)))
+    assert reset.reset(instance.memory, instance.store, faulted=True)
+    for _ in range(SHRINK_AFTER):
+        scribble(instance, [OS_PAGE * 3, OS_PAGE * 50])
+        assert reset.reset(instance.memory, instance.store, faulted=False, small=True)
+    # The check saw the pages still written: copied back, and no drop is tried again.
+    assert reset.shrink_above == 0 and reset.written_bytes >= 64 * OS_PAGE
+    assert memory_of(instance) == image
 
 
 def test_writing_a_new_page_is_a_fault_of_this_thread() -> None:

@@ -11,6 +11,7 @@ import pytest
 from instance_memory import memory_of
 
 import sandbox_wasm as sw
+from sandbox_wasm._host.memory import SHRINK_AFTER
 from sandbox_wasm._host.program import (
     MAX_RESET_BYTES,
     RESET_BUDGET_SHARE,
@@ -123,6 +124,28 @@ def test_a_data_run_writing_more_than_4_mib_leaves_its_instance(data_box: sw.San
     assert data_box.execute(CHART).stdout == "drawn\n"
     assert [idle for idle, _ in program.idle_instances()] == [instance]
     assert memory_of(instance) == program.fresh_image()
+
+
+def test_small_runs_after_a_big_one_give_its_pages_back() -> None:
+    # After a chart (~10 MiB written, ~500 M fuel), every run copied all of it back; after
+    # SHRINK_AFTER small runs in a row the pages go back to the image's mapping instead.
+    # A sandbox of its own: reading an instance's memory (`memory_of`) maps pages that the
+    # next reset counts as written.
+    with sw.Sandbox(runtime="python-data") as box:
+        program = box._program("python")
+        assert box.execute(CHART).stdout == "drawn\n"
+        ((instance, reset),) = program.idle_instances()
+        assert reset.written_bytes > MAX_RESET_BYTES
+        for n in range(SHRINK_AFTER):
+            assert box.execute(f"print({n})").stdout == f"{n}\n"
+            assert [idle for idle, _ in program.idle_instances()] == [instance]
+        assert reset.written_bytes == 0 and reset.shrink_above == MAX_RESET_BYTES
+        # The next small run writes a small set again, put back by copying.
+        assert box.execute("print('small')").stdout == "small\n"
+        assert 0 < reset.written_bytes <= MAX_RESET_BYTES
+        assert memory_of(instance) == program.fresh_image()
+        assert box.execute(CHART).stdout == "drawn\n"
+        assert memory_of(instance) == program.fresh_image()
 
 
 def test_a_forged_rest_record_does_not_count(box: sw.Sandbox) -> None:
