@@ -6,7 +6,9 @@ process and moment (these machines are noisy: compare ratios, not absolute times
   ran one call and one holding ~10 MiB of Python data (the checkpoint copies every page the
   session wrote, so its cost grows with the state; it is taken in the background after the
   call returns), interleaved call by call with a one-shot `execute("x = 1")`, and call after
-  call on one session (each call then waits for the previous call's checkpoint);
+  call on one session (each call then waits for the previous call's checkpoint), where
+  rollback runs twice: with the kernel tracking the pages each call writes (a session
+  past TRACK_WRITES_ABOVE checkpoints only those) and with every written page copied;
 - `snapshot()` and `Session.restore()` (median of repeated rounds, each restore interleaved
   with a one-shot run) and the snapshot's size, by how much data the session holds;
 - the host memory an idle session keeps, per session over a group of sessions, for both
@@ -24,18 +26,20 @@ Prints markdown tables and writes benchmarks/results/session.json.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from _timing import milliseconds, summary
 
 import sandbox_wasm as sw
+from sandbox_wasm._session import session as session_module
 
 HERE = Path(__file__).resolve().parent
 MIB = 2**20
@@ -155,18 +159,53 @@ def call_latency(n: int) -> dict[str, dict[str, float]]:
     return {name: summary(values) for name, values in samples.items()}
 
 
-def back_to_back(n: int) -> dict[str, dict[str, float]]:
+@contextlib.contextmanager
+def _writes_not_tracked() -> Iterator[None]:
+    """Sessions checkpoint as where the kernel cannot track writes: every written page
+    copied (the baseline of the tracked checkpoints, in the same process and moment)."""
+    real = session_module.WriteTracker.open
+    session_module.WriteTracker.open = classmethod(  # type: ignore[method-assign, assignment]
+        lambda cls, address, size: None)
+    try:
+        yield
+    finally:
+        session_module.WriteTracker.open = real  # type: ignore[method-assign]
+
+
+def back_to_back(n: int, rounds: int = 4) -> dict[str, dict[str, float]]:
     """`x += 1` on one session at a time, call after call: with rollback each call waits for
     the checkpoint the previous one left to be taken (in the interleaved rows it is taken
-    while the other cases run)."""
+    while the other cases run). Rollback runs twice: with the pages each call writes
+    tracked by the kernel (sessions past TRACK_WRITES_ABOVE, where it can) and without
+    (every written page copied); the cases take turns in `rounds` blocks of calls."""
     results: dict[str, dict[str, float]] = {}
     for label in LATENCY_STATES:
-        for mode in MODES:
-            with _open(mode, STATES[label]) as session:
+        cases = {
+            f"session {STEP} back to back, {label} (on_trap={mode}{variant})": (mode, tracked)
+            for mode, variant, tracked in (("rollback", "", True),
+                                           ("rollback", ", writes not tracked", False),
+                                           ("close", "", True))
+        }
+        sessions = {}
+        for name, (mode, tracked) in cases.items():
+            with contextlib.nullcontext() if tracked else _writes_not_tracked():
+                sessions[name] = _open(mode, STATES[label])
                 for _ in range(20):
-                    session.execute(STEP)
-                samples = [milliseconds(lambda s=session: s.execute(STEP)) for _ in range(n)]
-            results[f"session {STEP} back to back, {label} (on_trap={mode})"] = summary(samples)
+                    sessions[name].execute(STEP)
+                sessions[name]._settle()
+        samples: dict[str, list[float]] = {name: [] for name in cases}
+        try:
+            for _ in range(rounds):
+                for name, (_, tracked) in cases.items():
+                    session = sessions[name]
+                    with contextlib.nullcontext() if tracked else _writes_not_tracked():
+                        samples[name] += [milliseconds(lambda s=session: s.execute(STEP))
+                                          for _ in range(n // rounds)]
+                        session._settle()
+        finally:
+            for session in sessions.values():
+                session.close()
+        results.update({name: summary(values) for name, values in samples.items()})
     return results
 
 
@@ -242,6 +281,12 @@ def main() -> int:
     } | {
         f"rollback / close, {label} (p50)": round(p50(label, "rollback") / p50(label, "close"), 2)
         for label in LATENCY_STATES
+    } | {
+        f"back to back, rollback tracked / not tracked, {label} (p50)": round(
+            consecutive[f"session {STEP} back to back, {label} (on_trap=rollback)"]["p50_ms"]
+            / consecutive[f"session {STEP} back to back, {label} (on_trap=rollback, writes "
+                          "not tracked)"]["p50_ms"], 2)
+        for label in LATENCY_STATES
     }
     report["snapshot"] = snapshots
     report["memory_per_idle_session"] = rss
@@ -257,6 +302,9 @@ def main() -> int:
          f"{row['p50_ms'] / one_shot:.2f}"]
         for name, row in consecutive.items()
     ]))
+    for name, ratio in report["ratios"].items():
+        if name.startswith("back to back"):
+            print(f"- {name}: {ratio}")
     print()
     print(_table(
         ["session holds (after x = 1)", "data MiB", "snapshot KiB", "snapshot() ms",

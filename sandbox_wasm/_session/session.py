@@ -31,9 +31,20 @@ from .._audit.cache import look_up
 from .._audit.policy import AuditPolicy, PolicyLike
 from .._errors import InvalidRequestError, SandboxError, SessionClosedError, SnapshotError
 from .._fs.tree import FileCaps, freeze, thaw
-from .._host.memory import MemoryStateError, apply, capture, thread_faults
+from .._host.memory import (
+    MemoryState,
+    MemoryStateError,
+    apply,
+    capture,
+    memory_address,
+    stack_floor,
+    thread_faults,
+    update,
+    written_ranges,
+)
 from .._host.output import GuestOutcome
 from .._host.program import LiveInstance
+from .._host.write_tracking import WriteTracker
 from .._lifetime import Closeable
 from .._models import MIB, ExecutionResult, Limits, OutputChunk, SessionCall, TimeoutProfile
 from .._outcome import ResultBuilder
@@ -67,8 +78,16 @@ from .snapshot import (
 OnTrap = Literal["rollback", "close"]
 #: Idle time after which a session is closed (its memory freed), unless told otherwise.
 DEFAULT_IDLE_TIMEOUT_S = 600.0
+#: A rollback session whose checkpoint holds more than this many bytes has the kernel track
+#: the pages each call writes (`_host.write_tracking`), and its checkpoints copy only those.
+#: Below it, copying every written page costs less: tracking costs each page a call writes
+#: a fault (~1.4 us; an `x += 1` writes ~90 pages) and each checkpoint a scan, ~0.3-0.7 ms
+#: a call in all on a 2-core VM, against ~0.17 ms per MiB for the copy.
+TRACK_WRITES_ABOVE = 2 * MIB
 
 if TYPE_CHECKING:
+    import wasmtime
+
     from .._network.policy import NetworkLike
 
 
@@ -144,6 +163,12 @@ class Session(Closeable):
         #: The pages of the instance's memory pagemap reported written at the last
         #: checkpoint (None: unknown); reused while no call took a page fault.
         self._written: list[tuple[int, int]] | None = None
+        #: The kernel's record of the pages written since the last checkpoint, once the
+        #: checkpoint passed TRACK_WRITES_ABOVE (None: not tracked).
+        self._tracker: WriteTracker | None = None
+        #: Whether pagemap still tells this instance's written pages (no longer once they
+        #: were write-protected: protected pages read as swapped).
+        self._pagemap_trusted = True
         self._instance = self._new_instance(_image.state if _image else None)
         if _image is not None:
             self.calls = _image.calls
@@ -175,6 +200,12 @@ class Session(Closeable):
     def _free(self) -> None:
         self._settle()
         self._checkpoint = None
+        self._close_instance()
+
+    def _close_instance(self) -> None:
+        if self._tracker is not None:
+            self._tracker.close()  # before the memory is unmapped
+            self._tracker = None
         self._instance.close()
 
     def _settle(self) -> None:
@@ -342,7 +373,7 @@ class Session(Closeable):
         if not came_to_rest:
             if self._checkpoint is not None:
                 rolled_back = True
-                self._instance.close()
+                self._close_instance()
                 try:
                     self._instance = self._new_instance(self._checkpoint)
                 except SandboxError:
@@ -371,7 +402,8 @@ class Session(Closeable):
         except ValueError as error:
             raise SnapshotError(f"session snapshot holds an unusable filesystem ({error})") \
                 from None
-        self._written = None  # a new instance: its written pages are not known yet
+        # A new instance: its written pages are not known yet.
+        self._written, self._pagemap_trusted = None, True
         instance = LiveInstance(self._program, self.limits.memory_mb * MIB,
                                 self._program.argv, fs=fs)
         try:
@@ -392,13 +424,51 @@ class Session(Closeable):
         since the last capture, whose pages are then copied again without asking pagemap)."""
         memory, fs = self._instance.memory, self._instance.fs
         assert memory is not None and fs is not None
-        state, self._written = capture(
-            memory, self._instance.store, self._program.fresh_image,
-            stack_top=self._program.stack_top,
-            written=self._written if same_pages else None)
+        state = self._tracked_capture(memory) if self._tracker is not None else None
+        if state is None:
+            state, self._written = capture(
+                memory, self._instance.store, self._program.fresh_image,
+                stack_top=self._program.stack_top,
+                written=self._written if same_pages else None,
+                pagemap=self._pagemap_trusted)
+            if (self.on_trap == "rollback" and self._written is not None
+                    and state.stored_bytes > TRACK_WRITES_ABOVE):
+                self._track_writes(memory)
         return SessionState(state, freeze(fs))
 
-    # -- snapshots -----------------------------------------------------------------------
+    def _track_writes(self, memory: wasmtime.Memory) -> None:
+        """Have the kernel track the pages written from now on (above the C stack)."""
+        store = self._instance.store
+        base = stack_floor(self._program.stack_top, memory.data_len(store))
+        address = memory_address(memory, store)
+        self._tracker = WriteTracker.open(address + base, memory.data_len(store) - base)
+        if self._tracker is not None:
+            self._pagemap_trusted = False
+
+    def _tracked_capture(self, memory: wasmtime.Memory) -> MemoryState | None:
+        """The checkpoint brought up to date with the pages written since (None when the
+        tracker cannot say: it is then closed)."""
+        tracker, checkpoint = self._tracker, self._checkpoint
+        assert tracker is not None
+        store = self._instance.store
+        address, size = memory_address(memory, store), memory.data_len(store)
+        start = tracker.address - address  # the tracked range's offset in the memory
+        written = None if checkpoint is None else tracker.harvest()
+        if written is not None:
+            written = [(start + first, start + last) for first, last in written]
+            end = start + tracker.size
+            if end < size:
+                # Memory that grew is not protected yet: pagemap still tells its pages.
+                grown = written_ranges(address + end, size - end)
+                written = None if grown is None or not tracker.extend(size - start) else [
+                    *written, *((end + first, end + last) for first, last in grown)]
+        if written is None or checkpoint is None:
+            tracker.close()
+            self._tracker = None
+            return None
+        return update(checkpoint.memory, memory, store, written,
+                      stack_top=self._program.stack_top)
+
     def snapshot(self, *, key: bytes | None = None) -> bytes:
         """The session's whole state as compressed bytes, bound to this runtime's SHA-256
         and integrity-checked (HMAC-signed with `key` when given). Taken between calls."""

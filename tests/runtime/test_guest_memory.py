@@ -20,12 +20,17 @@ from sandbox_wasm._host.memory import (
     OS_PAGE,
     SHRINK_AFTER,
     MemoryReset,
-    _pagemap,
+    MemoryState,
+    MemoryStateError,
     _pagemap_tells_written_pages,
     _union,
+    apply,
+    capture,
     initial_stack_pointer,
     memory_address,
+    pagemap_fd,
     thread_faults,
+    update,
     written_ranges,
 )
 from sandbox_wasm._host.program import GuestProgram, LiveInstance
@@ -154,6 +159,79 @@ def test_pages_that_do_not_go_back_to_the_image_are_copied(
     assert memory_of(instance) == image
 
 
+def materialised(state: MemoryState, image: bytes) -> bytes:
+    """The whole memory `state` describes, over a fresh instance's `image`."""
+    memory = bytearray(image) + bytes(state.size - len(image))
+    for offset, data in state.runs:
+        memory[offset : offset + len(data)] = data
+    return bytes(memory)
+
+
+def test_an_update_from_the_pages_written_equals_a_new_capture(
+    program: GuestProgram, instance: LiveInstance,
+) -> None:
+    """`update`, given the pages written since a capture, gives what a new capture gives:
+    in place while they lie in the captured runs, as their union when new pages were
+    written or the memory grew; and a state put into a fresh instance recreates it."""
+    image = program.fresh_image()
+    assert instance.memory is not None
+    memory, store = instance.memory, instance.store
+    stack_floor = program.stack_top - program.stack_top % OS_PAGE
+    rng = random.Random(11)
+    known = sorted(rng.sample(range(stack_floor // OS_PAGE, len(image) // OS_PAGE), 40))
+    scribble(instance, [page * OS_PAGE for page in known])
+    state, _ = capture(memory, store, program.fresh_image, stack_top=program.stack_top)
+    runs_before = [id(data) for _, data in state.runs]
+
+    # Pages already in the runs (and one in the C stack, which a state leaves out).
+    again = rng.sample(known, 10)
+    scribble(instance, [page * OS_PAGE + 200 for page in again] + [OS_PAGE])
+    written = [(page * OS_PAGE, (page + 1) * OS_PAGE) for page in sorted(again)]
+    state = update(state, memory, store, [(0, 2 * OS_PAGE), *written],
+                   stack_top=program.stack_top)
+    assert materialised(state, image)[stack_floor:] == memory_of(instance)[stack_floor:]
+    assert len(state.runs) == len(runs_before)  # the same runs, overwritten in place
+
+    # New pages, then memory that grew.
+    fresh_pages = [page for page in range(stack_floor // OS_PAGE, len(image) // OS_PAGE)
+                   if page not in known][:5]
+    scribble(instance, [page * OS_PAGE for page in fresh_pages])
+    state = update(state, memory, store, sorted(
+        (page * OS_PAGE, (page + 1) * OS_PAGE) for page in fresh_pages),
+        stack_top=program.stack_top)
+    memory.grow(store, 1)
+    ctypes.memmove(memory_address(memory, store) + len(image) + 8, b"grown", 5)
+    state = update(state, memory, store, [(len(image), len(image) + OS_PAGE)],
+                   stack_top=program.stack_top)
+    assert state.size == len(image) + 65_536
+    assert materialised(state, image)[stack_floor:] == memory_of(instance)[stack_floor:]
+
+    other = LiveInstance(program, 64 * MIB, program.argv)
+    try:
+        other.start()
+        assert other.memory is not None
+        with pytest.raises(MemoryStateError):
+            update(state, other.memory, other.store, [])  # smaller than the state: refused
+        apply(state, other.memory, other.store)  # bytearray runs go in like bytes
+        assert memory_of(other)[stack_floor:] == memory_of(instance)[stack_floor:]
+    finally:
+        other.close()
+
+
+def test_a_capture_told_not_to_ask_pagemap_compares_with_the_image(
+    program: GuestProgram, instance: LiveInstance,
+) -> None:
+    """What a session falls back to once its pages are write-protected (pagemap then reads
+    every untouched page as written)."""
+    image = program.fresh_image()
+    assert instance.memory is not None
+    scribble(instance, [OS_PAGE * 2100, OS_PAGE * 2500])
+    state, pages = capture(instance.memory, instance.store, program.fresh_image,
+                           stack_top=program.stack_top, pagemap=False)
+    assert pages is None and 0 < state.stored_bytes <= 4 * 65_536
+    assert materialised(state, image) == memory_of(instance)
+
+
 def test_writing_a_new_page_is_a_fault_of_this_thread() -> None:
     before = thread_faults()
     assert before is not None  # Linux: the reuse of instances depends on it
@@ -199,7 +277,7 @@ def test_close_ranges_merge_into_one_copy() -> None:
 
 
 def test_pagemap_is_trusted_only_when_it_tells_a_written_page() -> None:
-    assert _pagemap() is not None  # Linux with a real /proc: instances are reused here
+    assert pagemap_fd() is not None  # Linux with a real /proc: instances are reused here
     # An emulated /proc that answers "nothing present" for every page is not believed (a
     # reset would otherwise copy nothing back).
     with open("/dev/zero", "rb") as zeros:

@@ -4,6 +4,7 @@ process, every way a snapshot is refused) and isolation."""
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import os
 import subprocess
@@ -12,6 +13,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -167,6 +169,95 @@ def test_checkpoints_without_new_pages_skip_pagemap_and_still_roll_back_exactly(
     trapped = run(session, "x = -1\nwhile True: pass", timeout_ms=200)
     assert trapped.session.rolled_back  # type: ignore[union-attr]
     assert run(session, "print(x, len(blob))").stdout == "36 5120000\n"
+
+
+@pytest.mark.parametrize("tracking", ["tracked", "copied"])
+def test_a_big_sessions_checkpoints_hold_exactly_its_state(
+    balanced_sandbox: sw.Sandbox, tracking: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A session whose state passes TRACK_WRITES_ABOVE has each checkpoint copy only the
+    pages its call wrote (where the kernel can track them; "copied": as where it cannot).
+    Whatever the calls write (pages of the state, new pages, memory that grows, a file read
+    into a buffer), the checkpoint is the memory as a full comparison with the image finds
+    it, and a trap rolls back to the state before the trapping call."""
+    from sandbox_wasm._host import write_tracking
+    from sandbox_wasm._host.memory import (
+        OS_PAGE,
+        MemoryState,
+        capture,
+        memory_address,
+        update,
+    )
+    from sandbox_wasm._session import session as session_module
+
+    if tracking == "copied":
+        monkeypatch.setattr(write_tracking.WriteTracker, "open",
+                            classmethod(lambda cls, address, size: None))
+    in_place: list[bool] = []  # per tracked checkpoint: whether its runs were overwritten
+    def recorded(state: MemoryState, *args: Any, **options: Any) -> MemoryState:
+        new = update(state, *args, **options)
+        in_place.append(len(new.runs) == len(state.runs) and all(
+            isinstance(old, bytearray) and old is data
+            for (_, old), (_, data) in zip(state.runs, new.runs, strict=True)))
+        return new
+
+    monkeypatch.setattr(session_module, "update", recorded)
+    with sw.Session(sandbox=balanced_sandbox, timeout_ms=5_000) as big:
+        program = big._program
+        image = program.fresh_image()
+        floor = program.stack_top - program.stack_top % OS_PAGE
+
+        def checkpoint_is_the_memory() -> None:
+            big._settle()
+            if tracking == "tracked" and write_tracking.available():  # never given up
+                assert big._tracker is not None
+            instance, checkpoint = big._instance, big._checkpoint
+            assert instance.memory is not None and checkpoint is not None
+            full, _ = capture(instance.memory, instance.store, program.fresh_image,
+                              stack_top=program.stack_top, pagemap=False)
+            size = instance.memory.data_len(instance.store)
+            now = ctypes.string_at(memory_address(instance.memory, instance.store), size)
+            for state in (checkpoint.memory, full):
+                memory = bytearray(image) + bytes(state.size - len(image))
+                for offset, data in state.runs:
+                    memory[offset : offset + len(data)] = data
+                assert state.size == size and memory[floor:] == now[floor:]
+
+        run(big, "import random, hashlib\nrng = random.Random(5)\n"
+                 "blob = bytearray(rng.randbytes(3 << 20))\ntable = {}\nx = 0")
+        big._settle()  # the checkpoint that starts tracking
+        tracked = big._tracker is not None
+        assert tracked == (tracking == "tracked" and write_tracking.available())
+        checkpoint_is_the_memory()
+        steps = [
+            "x += 1",
+            "for i in range(0, len(blob), 40_000): blob[i] = (blob[i] + 1) % 256",
+            "table.update({i: str(i) * 3 for i in range(x, x + 5_000)})\nx += 1",
+            "more = bytearray(12 << 20)\nmore[::4096] = b'\\x07' * (len(more) // 4096)",
+            "with open('/tmp/f', 'wb') as f: f.write(bytes(range(256)) * 4096)\n"
+            "with open('/tmp/f', 'rb') as f: f.readinto(memoryview(blob)[:1 << 20])",
+            "del more\nx += 1",
+            "x += 1", "x += 1", "blob[100_000] ^= 1\nx += 1", "x += 1",
+        ]
+        for step in steps:
+            assert run(big, step).status == "succeeded", step
+            checkpoint_is_the_memory()
+        # Both ways of updating a checkpoint were taken (none when nothing is tracked).
+        assert (True in in_place and False in in_place) == tracked
+        expected = run(big, "print(x, len(table), hashlib.sha256(blob).hexdigest())").stdout
+        trapped = run(big, "x = -1\nblob[:] = bytes(len(blob))\ntable.clear()\n"
+                           "import time\nwhile True: pass", timeout_ms=300)
+        assert trapped.status == "timeout" and trapped.session.rolled_back  # type: ignore[union-attr]
+        assert big._tracker is None  # a new instance
+        after = run(big, "print(x, len(table), hashlib.sha256(blob).hexdigest())")
+        assert after.stdout == expected
+        big._settle()
+        assert (big._tracker is not None) == tracked
+        checkpoint_is_the_memory()
+        restored = sw.Session.restore(big.snapshot(), sandbox=balanced_sandbox)
+        with restored:
+            again = run(restored, "print(x, len(table), hashlib.sha256(blob).hexdigest())")
+            assert again.stdout == expected
 
 
 def test_fuel_exhaustion_rolls_back(session: sw.Session) -> None:
