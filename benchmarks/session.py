@@ -39,7 +39,7 @@ from pathlib import Path
 from _timing import milliseconds, summary
 
 import sandbox_wasm as sw
-from sandbox_wasm._session import session as session_module
+from sandbox_wasm._host.write_tracking import WriteTracker
 
 HERE = Path(__file__).resolve().parent
 MIB = 2**20
@@ -163,13 +163,13 @@ def call_latency(n: int) -> dict[str, dict[str, float]]:
 def _writes_not_tracked() -> Iterator[None]:
     """Sessions checkpoint as where the kernel cannot track writes: every written page
     copied (the baseline of the tracked checkpoints, in the same process and moment)."""
-    real = session_module.WriteTracker.open
-    session_module.WriteTracker.open = classmethod(  # type: ignore[method-assign, assignment]
+    real = WriteTracker.open
+    WriteTracker.open = classmethod(  # type: ignore[method-assign, assignment]
         lambda cls, address, size: None)
     try:
         yield
     finally:
-        session_module.WriteTracker.open = real  # type: ignore[method-assign]
+        WriteTracker.open = real  # type: ignore[method-assign]
 
 
 def back_to_back(n: int, rounds: int = 4) -> dict[str, dict[str, float]]:

@@ -29,7 +29,17 @@ import os
 import platform
 import threading
 
-from .memory import OS_PAGE, pagemap_fd
+import wasmtime
+
+from .memory import (
+    OS_PAGE,
+    MemoryState,
+    memory_address,
+    pagemap_fd,
+    stack_floor,
+    update,
+    written_ranges,
+)
 
 #: userfaultfd(2)'s number by machine (absent: not tried).
 _SYS_USERFAULTFD = {"x86_64": 323, "aarch64": 282}
@@ -136,6 +146,39 @@ class WriteTracker:
         if uffd is not None and self.size:
             _unregister(uffd, self.address, self.size)
         self.size = 0
+
+
+def track(memory: wasmtime.Memory, store: wasmtime.Store, *,
+          stack_top: int = 0) -> WriteTracker | None:
+    """A tracker of the writes to `memory` from now on, above the C stack (which a memory
+    state leaves out: see `memory.capture`); None where the kernel cannot track."""
+    size = memory.data_len(store)
+    base = stack_floor(stack_top, size)
+    return WriteTracker.open(memory_address(memory, store) + base, size - base)
+
+
+def tracked_update(
+    tracker: WriteTracker, state: MemoryState, memory: wasmtime.Memory,
+    store: wasmtime.Store, *, stack_top: int = 0,
+) -> MemoryState | None:
+    """`state`, taken when `tracker` was opened or last harvested, brought up to date with
+    the pages written since (`memory.update`; memory that grew meanwhile is read from
+    pagemap, which still tells its pages, and tracked from then on). None when the record
+    cannot be read: the tracker is then closed, and pagemap cannot tell either."""
+    address, size = memory_address(memory, store), memory.data_len(store)
+    start = tracker.address - address  # the tracked range's offset in the memory
+    written = tracker.harvest()
+    if written is not None:
+        written = [(start + first, start + last) for first, last in written]
+        end = start + tracker.size
+        if end < size:
+            grown = written_ranges(address + end, size - end)
+            written = None if grown is None or not tracker.extend(size - start) else [
+                *written, *((end + first, end + last) for first, last in grown)]
+    if written is None:
+        tracker.close()
+        return None
+    return update(state, memory, store, written, stack_top=stack_top)
 
 
 def _register(uffd: int, address: int, size: int) -> bool:

@@ -31,20 +31,10 @@ from .._audit.cache import look_up
 from .._audit.policy import AuditPolicy, PolicyLike
 from .._errors import InvalidRequestError, SandboxError, SessionClosedError, SnapshotError
 from .._fs.tree import FileCaps, freeze, thaw
-from .._host.memory import (
-    MemoryState,
-    MemoryStateError,
-    apply,
-    capture,
-    memory_address,
-    stack_floor,
-    thread_faults,
-    update,
-    written_ranges,
-)
+from .._host.memory import MemoryStateError, apply, capture, thread_faults
 from .._host.output import GuestOutcome
 from .._host.program import LiveInstance
-from .._host.write_tracking import WriteTracker
+from .._host.write_tracking import WriteTracker, track, tracked_update
 from .._lifetime import Closeable
 from .._models import MIB, ExecutionResult, Limits, OutputChunk, SessionCall, TimeoutProfile
 from .._outcome import ResultBuilder
@@ -86,8 +76,6 @@ DEFAULT_IDLE_TIMEOUT_S = 600.0
 TRACK_WRITES_ABOVE = 2 * MIB
 
 if TYPE_CHECKING:
-    import wasmtime
-
     from .._network.policy import NetworkLike
 
 
@@ -421,53 +409,29 @@ class Session(Closeable):
 
     def _capture(self, *, same_pages: bool = False) -> SessionState:
         """The session's state now (`same_pages`: no page of its memory became written
-        since the last capture, whose pages are then copied again without asking pagemap)."""
+        since the last capture, whose pages are then copied again without asking pagemap).
+        A tracked session's is its last checkpoint updated with the pages written since."""
         memory, fs = self._instance.memory, self._instance.fs
         assert memory is not None and fs is not None
-        state = self._tracked_capture(memory) if self._tracker is not None else None
+        store, stack_top = self._instance.store, self._program.stack_top
+        state = None
+        if self._tracker is not None and self._checkpoint is not None:
+            state = tracked_update(self._tracker, self._checkpoint.memory, memory, store,
+                                   stack_top=stack_top)
+            if state is None:  # the tracker could not say, and is closed
+                self._tracker = None
         if state is None:
             state, self._written = capture(
-                memory, self._instance.store, self._program.fresh_image,
-                stack_top=self._program.stack_top,
+                memory, store, self._program.fresh_image, stack_top=stack_top,
                 written=self._written if same_pages else None,
                 pagemap=self._pagemap_trusted)
-            if (self.on_trap == "rollback" and self._written is not None
+            if (self.on_trap == "rollback" and self._tracker is None
+                    and self._written is not None
                     and state.stored_bytes > TRACK_WRITES_ABOVE):
-                self._track_writes(memory)
+                self._tracker = track(memory, store, stack_top=stack_top)
+                # Protected pages read as swapped in pagemap from now on.
+                self._pagemap_trusted = self._tracker is None
         return SessionState(state, freeze(fs))
-
-    def _track_writes(self, memory: wasmtime.Memory) -> None:
-        """Have the kernel track the pages written from now on (above the C stack)."""
-        store = self._instance.store
-        base = stack_floor(self._program.stack_top, memory.data_len(store))
-        address = memory_address(memory, store)
-        self._tracker = WriteTracker.open(address + base, memory.data_len(store) - base)
-        if self._tracker is not None:
-            self._pagemap_trusted = False
-
-    def _tracked_capture(self, memory: wasmtime.Memory) -> MemoryState | None:
-        """The checkpoint brought up to date with the pages written since (None when the
-        tracker cannot say: it is then closed)."""
-        tracker, checkpoint = self._tracker, self._checkpoint
-        assert tracker is not None
-        store = self._instance.store
-        address, size = memory_address(memory, store), memory.data_len(store)
-        start = tracker.address - address  # the tracked range's offset in the memory
-        written = None if checkpoint is None else tracker.harvest()
-        if written is not None:
-            written = [(start + first, start + last) for first, last in written]
-            end = start + tracker.size
-            if end < size:
-                # Memory that grew is not protected yet: pagemap still tells its pages.
-                grown = written_ranges(address + end, size - end)
-                written = None if grown is None or not tracker.extend(size - start) else [
-                    *written, *((end + first, end + last) for first, last in grown)]
-        if written is None or checkpoint is None:
-            tracker.close()
-            self._tracker = None
-            return None
-        return update(checkpoint.memory, memory, store, written,
-                      stack_top=self._program.stack_top)
 
     def snapshot(self, *, key: bytes | None = None) -> bytes:
         """The session's whole state as compressed bytes, bound to this runtime's SHA-256

@@ -188,7 +188,6 @@ def test_a_big_sessions_checkpoints_hold_exactly_its_state(
         memory_address,
         update,
     )
-    from sandbox_wasm._session import session as session_module
 
     if tracking == "copied":
         monkeypatch.setattr(write_tracking.WriteTracker, "open",
@@ -201,7 +200,7 @@ def test_a_big_sessions_checkpoints_hold_exactly_its_state(
             for (_, old), (_, data) in zip(state.runs, new.runs, strict=True)))
         return new
 
-    monkeypatch.setattr(session_module, "update", recorded)
+    monkeypatch.setattr(write_tracking, "update", recorded)
     with sw.Session(sandbox=balanced_sandbox, timeout_ms=5_000) as big:
         program = big._program
         image = program.fresh_image()
