@@ -82,6 +82,53 @@ def test_a_call_cannot_outlive_its_deadline(box: sw.Sandbox, policy: sw.AuditPol
         assert session.execute("print('alive')").stdout == "alive\n"
 
 
+@pytest.mark.parametrize("trap", ["while True: pass", "import os\nos._exit(3)"])
+def test_a_trapped_calls_writes_do_not_survive_a_tracked_checkpoint(
+    box: sw.Sandbox, trap: str,
+) -> None:
+    """A session past 2 MiB has its checkpoints updated with only the pages each call
+    wrote (where the kernel tracks them). A call that writes a secret everywhere it can
+    (over the state's own pages, into new ones, into memory it grows, through a file read
+    into a buffer) and then traps leaves none of it: the rebuilt instance's whole memory,
+    read by the host, holds no copy, and the state is the one before the call."""
+    from sandbox_wasm._host import write_tracking
+
+    with open_session(box, sw.REPORT_ONLY_POLICY, timeout_ms=3_000) as session:
+        session.execute("import hashlib\nblob = bytearray(range(256)) * (12 << 12)\n"
+                        "table = {i: str(i) for i in range(20_000)}")
+        session._settle()
+        assert (session._tracker is not None) == write_tracking.available()
+        for _ in range(3):
+            assert session.execute("table[len(table)] = 'more'").ok
+        before = session.execute("print(len(table), hashlib.sha256(blob).hexdigest())")
+        secret = SECRET.encode()
+        attack = (
+            f"needle = {secret!r}\n"
+            "blob[:] = needle * (len(blob) // len(needle)) + bytes(len(blob) % len(needle))\n"
+            "table.clear()\ntable.update({i: needle.decode() for i in range(20_000)})\n"
+            "grown = bytearray(needle * (24 << 20 // len(needle)))\n"
+            "with open('/tmp/n', 'wb') as f: f.write(needle * 4096)\n"
+            "with open('/tmp/n', 'rb') as f: f.readinto(memoryview(blob)[:4096 * 16])\n"
+            + trap + "\n"
+        )
+        trapped = session.execute(attack)
+        # Every write ran: the call ended in its trap, not in an exception before it.
+        if "os._exit" in trap:
+            assert trapped.status == "failed" and trapped.exit_code == 3, trapped.error
+        else:
+            assert trapped.status == "timeout", (trapped.status, trapped.error)
+        assert trapped.session is not None and trapped.session.rolled_back
+        session._settle()
+        instance = session._instance
+        assert instance.memory is not None
+        from instance_memory import memory_of
+
+        assert secret not in memory_of(instance)
+        after = session.execute("import os\nprint(len(table), hashlib.sha256(blob).hexdigest())\n"
+                                "print(os.path.exists('/tmp/n'))")
+        assert after.stdout == before.stdout + "False\n"
+
+
 def test_output_is_capped_per_call(box: sw.Sandbox, policy: sw.AuditPolicy) -> None:
     with open_session(box, policy) as session:
         flood = session.execute("for _ in range(10_000): print('y' * 1000)")
