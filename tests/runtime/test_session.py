@@ -259,6 +259,44 @@ def test_a_big_sessions_checkpoints_hold_exactly_its_state(
             assert again.stdout == expected
 
 
+def test_calls_back_to_back_take_their_checkpoints_themselves(
+    session: sw.Session, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A call that comes right after the last leaves its checkpoint to the next use of the
+    session instead of the checkpoint thread; a call after a pause has it taken in the
+    background. Either way a trap rolls back to the state after the last call."""
+    from sandbox_wasm._session import session as session_module
+
+    submitted: list[object] = []
+    real_submit = session_module._checkpointer.submit
+
+    def counted(task: Any, *args: Any) -> Any:
+        submitted.append(task)
+        return real_submit(task, *args)
+
+    monkeypatch.setattr(session_module._checkpointer, "submit", counted)
+    monkeypatch.setattr(session_module, "BACK_TO_BACK_S", 0.5)  # a slow CI machine
+    run(session, "x = 0")
+    for _ in range(20):
+        run(session, "x += 1")
+    assert len(submitted) <= 2  # the first calls only (nothing came before them)
+    time.sleep(0.6)
+    run(session, "x += 1")
+    assert len(submitted) >= 1 and session._pending is not None
+    deadline = time.monotonic() + 5
+    while not session._pending._done.is_set() and time.monotonic() < deadline:
+        time.sleep(0.01)  # taken by the checkpoint thread, with nobody waiting for it
+    assert session._pending._done.is_set()
+    trapped = run(session, "x = -1\nwhile True: pass", timeout_ms=200)
+    assert trapped.session is not None and trapped.session.rolled_back
+    assert run(session, "print(x)").stdout == "21\n"
+    for _ in range(3):
+        run(session, "x += 1")
+    trapped = run(session, "x = -1\nwhile True: pass", timeout_ms=200)
+    assert trapped.session is not None and trapped.session.rolled_back
+    assert run(session, "print(x)").stdout == "24\n"
+
+
 def test_fuel_exhaustion_rolls_back(session: sw.Session) -> None:
     run(session, "x = 1")
     result = run(session, "x = 2\nwhile True: x += 1", limits={"fuel": 5_000_000,
