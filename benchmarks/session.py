@@ -9,6 +9,8 @@ process and moment (these machines are noisy: compare ratios, not absolute times
   call on one session (each call then waits for the previous call's checkpoint), where
   rollback runs twice: with the kernel tracking the pages each call writes (a session
   past TRACK_WRITES_ABOVE checkpoints only those) and with every written page copied;
+- the same call 5 ms after the last returned (the checkpoint taken by the checkpoint thread
+  in between), rollback and close;
 - `snapshot()` and `Session.restore()` (median of repeated rounds, each restore interleaved
   with a one-shot run) and the snapshot's size, by how much data the session holds;
 - the host memory an idle session keeps, per session over a group of sessions, for both
@@ -93,6 +95,9 @@ def _open(mode: str, setup: str | None) -> sw.Session:
     assert session.execute(ONE_SHOT).ok
     if setup is not None:
         assert session.execute(setup, timeout_ms=30_000).ok
+    # Its checkpoint taken, as it is after an agent's call (a call right after another
+    # leaves it to the session's next use).
+    session._settle()
     return session
 
 
@@ -209,6 +214,30 @@ def back_to_back(n: int, rounds: int = 4) -> dict[str, dict[str, float]]:
     return results
 
 
+def apart(n: int, gap_s: float = 0.005, rounds: int = 4) -> dict[str, dict[str, float]]:
+    """`x += 1` on one session at a time, each call `gap_s` after the last returned (the
+    checkpoint is then taken by the checkpoint thread meanwhile), rollback and close taking
+    turns in `rounds` blocks. On these VMs any pause makes the next call slower (its caches
+    are cold again), so compare these rows with each other, not with back to back."""
+    results: dict[str, dict[str, float]] = {}
+    for label in LATENCY_STATES:
+        sessions = {mode: _open(mode, STATES[label]) for mode in MODES}
+        samples: dict[str, list[float]] = {mode: [] for mode in MODES}
+        try:
+            for _ in range(rounds):
+                for mode, session in sessions.items():
+                    for _ in range(n // rounds):
+                        time.sleep(gap_s)
+                        samples[mode].append(milliseconds(lambda s=session: s.execute(STEP)))
+        finally:
+            for session in sessions.values():
+                session.close()
+        results.update({
+            f"session {STEP} {gap_s * 1000:.0f} ms apart, {label} (on_trap={mode})":
+            summary(values) for mode, values in samples.items()})
+    return results
+
+
 def snapshot_costs(rounds: int) -> dict[str, dict[str, float]]:
     """snapshot() and restore() times and the snapshot's size, by what the session holds;
     each restore is interleaved with a one-shot run (their ratio is the row's)."""
@@ -266,6 +295,7 @@ def main() -> int:
     rss = rss_per_idle_session(count)
     latency = call_latency(n)
     consecutive = back_to_back(n // 2)
+    spaced = apart(n // 4)
     snapshots = snapshot_costs(rounds)
 
     one_shot = latency[ONE_SHOT_CASE]["p50_ms"]
@@ -275,6 +305,7 @@ def main() -> int:
 
     report["latency"] = latency
     report["back_to_back"] = consecutive
+    report["apart"] = spaced
     report["ratios"] = {
         f"session ({label}, {mode}) / one-shot (p50)": round(p50(label, mode) / one_shot, 2)
         for label in LATENCY_STATES for mode in MODES
@@ -305,6 +336,12 @@ def main() -> int:
     for name, ratio in report["ratios"].items():
         if name.startswith("back to back"):
             print(f"- {name}: {ratio}")
+    print()
+    print(_table(["calls apart on one session", "p50 ms", "p95 ms", "p50 / one-shot"], [
+        [name, f"{row['p50_ms']:.3f}", f"{row['p95_ms']:.3f}",
+         f"{row['p50_ms'] / one_shot:.2f}"]
+        for name, row in spaced.items()
+    ]))
     print()
     print(_table(
         ["session holds (after x = 1)", "data MiB", "snapshot KiB", "snapshot() ms",
