@@ -76,7 +76,10 @@ def smallest_memory_cap(box: sw.Sandbox) -> int:
     def starts(memory_mb: int) -> bool:
         limits = below_floor(sw.Limits(), memory_mb)
         budget = below_floor(audit_budget(sw.Limits().memory_mb), memory_mb)
-        outcome = program.run(payload, limits, audit_budget=budget)
+        try:
+            outcome = program.run(payload, limits, audit_budget=budget)
+        except sw.InvalidRequestError:  # below the memory the runtime's image starts with
+            return False
         return outcome.trap is None and outcome.exit_code == 0 and outcome.stdout_text == "hi\n"
 
     low, high = 1, 64
