@@ -137,8 +137,9 @@ def update(
         index = bisect.bisect_right(starts, start) - 1
         if size != state.size or index < 0 or end > starts[index] + len(runs[index][1]):
             union = _union([(offset, offset + len(data)) for offset, data in runs], changed)
-            return MemoryState(size, tuple(
-                (first, _copy_out(address + first, last - first)) for first, last in union))
+            with _bytes_at(address, size) as guest:
+                return MemoryState(size, tuple(
+                    (first, bytearray(guest[first:last])) for first, last in union))
         if copies and copies[-1][0] == index and start - copies[-1][2] <= COPY_GAP:
             copies[-1][2] = end
         else:
@@ -164,12 +165,6 @@ def _bytes_at(address: int, size: int) -> Iterator[memoryview]:
         yield view
     finally:
         view.release()
-
-
-def _copy_out(address: int, length: int) -> bytearray:
-    data = bytearray(length)
-    ctypes.memmove((ctypes.c_char * length).from_buffer(data), address, length)
-    return data
 
 
 def stack_floor(stack_top: int, size: int) -> int:

@@ -437,6 +437,7 @@ class Session(Closeable):
                 self._pagemap_trusted = self._tracker is None
         return SessionState(state, freeze(fs))
 
+    # -- snapshots -----------------------------------------------------------------------
     def snapshot(self, *, key: bytes | None = None) -> bytes:
         """The session's whole state as compressed bytes, bound to this runtime's SHA-256
         and integrity-checked (HMAC-signed with `key` when given). Taken between calls."""
