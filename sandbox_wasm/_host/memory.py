@@ -306,19 +306,23 @@ _libc_handle: ctypes.CDLL | None = None
 
 
 def _libc() -> ctypes.CDLL | None:
-    """The C library with madvise and memcmp typed for addresses (None where there is
-    no madvise)."""
+    """The C library with the calls on memory this folder makes typed for addresses:
+    madvise and memcmp (here), ioctl and syscall (`write_tracking`); None where one of them
+    is missing. (Untyped, ctypes passes an address as a C int: memcmp then segfaults.)"""
     global _libc_handle
     if _libc_handle is None:
         try:
             libc = ctypes.CDLL(None, use_errno=True)
-            madvise, memcmp = libc.madvise, libc.memcmp
+            madvise, memcmp, ioctl, syscall = libc.madvise, libc.memcmp, libc.ioctl, libc.syscall
         except (OSError, AttributeError):
             return None
         madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
         madvise.restype = ctypes.c_int
         memcmp.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
         memcmp.restype = ctypes.c_int
+        ioctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p]
+        ioctl.restype = ctypes.c_int
+        syscall.restype = ctypes.c_long
         _libc_handle = libc
     return _libc_handle
 

@@ -34,6 +34,7 @@ import wasmtime
 from .memory import (
     OS_PAGE,
     MemoryState,
+    _libc,
     memory_address,
     pagemap_fd,
     stack_floor,
@@ -115,7 +116,7 @@ class WriteTracker:
             arg.vec, arg.vec_len = ctypes.addressof(regions), _REGIONS
             arg.max_pages = arg.category_inverted = arg.category_anyof_mask = 0
             arg.category_mask = arg.return_mask = _PAGE_IS_WRITTEN
-            count = _libc().ioctl(fd, _PAGEMAP_SCAN, ctypes.byref(arg))
+            count = _ioctl(fd, _PAGEMAP_SCAN, ctypes.byref(arg))
             if count < 0 or not start < arg.walk_end <= end:
                 return None
             for region in regions[:count]:
@@ -183,30 +184,22 @@ def tracked_update(
 
 def _register(uffd: int, address: int, size: int) -> bool:
     request = (ctypes.c_uint64 * 4)(address, size, _UFFDIO_REGISTER_MODE_WP, 0)
-    return bool(_libc().ioctl(uffd, _UFFDIO_REGISTER, request) == 0)
+    return _ioctl(uffd, _UFFDIO_REGISTER, request) == 0
 
 
 def _unregister(uffd: int, address: int, size: int) -> None:
-    _libc().ioctl(uffd, _UFFDIO_UNREGISTER, (ctypes.c_uint64 * 2)(address, size))
+    _ioctl(uffd, _UFFDIO_UNREGISTER, (ctypes.c_uint64 * 2)(address, size))
+
+
+def _ioctl(fd: int, request: int, argument: object) -> int:
+    libc = _libc()
+    assert libc is not None  # a descriptor was opened through it
+    return int(libc.ioctl(fd, request, argument))
 
 
 _lock = threading.Lock()
 #: (descriptor,) once tried: (None,) where there is none.
 _uffd: tuple[int | None] | None = None
-_libc_handle: ctypes.CDLL | None = None
-
-
-def _libc() -> ctypes.CDLL:
-    global _libc_handle
-    if _libc_handle is None:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.syscall.restype = ctypes.c_long
-        libc.ioctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p]
-        libc.ioctl.restype = ctypes.c_int
-        _libc_handle = libc
-    return _libc_handle
-
-
 def available() -> bool:
     """Whether write tracking works in this process (checked once, on a probe mapping)."""
     return _userfaultfd() is not None
@@ -239,16 +232,15 @@ def _open_userfaultfd() -> int | None:
     number = _SYS_USERFAULTFD.get(platform.machine())
     if number is None or pagemap_fd() is None:
         return None
-    try:
-        libc = _libc()
-    except (OSError, AttributeError):
+    libc = _libc()
+    if libc is None:
         return None
     fd = int(libc.syscall(number, os.O_CLOEXEC | os.O_NONBLOCK | _UFFD_USER_MODE_ONLY))
     if fd < 0:
         return None
     wanted = _UFFD_FEATURE_WP_ASYNC | _UFFD_FEATURE_WP_UNPOPULATED
     api = (ctypes.c_uint64 * 3)(_UFFD_API, wanted, 0)
-    if libc.ioctl(fd, _UFFDIO_API, api) != 0 or api[1] & wanted != wanted \
+    if _ioctl(fd, _UFFDIO_API, api) != 0 or api[1] & wanted != wanted \
             or not _tracks_writes(fd):
         os.close(fd)
         return None
