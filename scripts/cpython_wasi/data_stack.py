@@ -824,6 +824,9 @@ def data_link(ctx: build.Ctx, out: Path, *, reactor: bool) -> Path:
     else:
         entry = [*cc, "-c", DATA / "cli_main.c", "-o", out / "sandbox_entry.o"]
     run(ctx, entry, cwd=ctx.cross_dir)
+    build.write_ast_children(ctx, out)
+    run(ctx, [*cc, f"-I{out}", "-c", HERE / "sandbox_audit.c", "-o", out / "sandbox_audit.o"],
+        cwd=ctx.cross_dir)
     run(ctx, [*cc, "-c", out / "ext_inittab.c", "-o", out / "ext_inittab.o"], cwd=ctx.cross_dir)
     libcxx = [cxx / "sysroot/lib/wasm32-wasi/libc++.a", cxx / "sysroot/lib/wasm32-wasi/libc++abi.a"]
     archives = [m["archive"] for m in modules] + libs + libcxx
@@ -843,7 +846,8 @@ def data_link(ctx: build.Ctx, out: Path, *, reactor: bool) -> Path:
     cmd = [*v["LINKCC"], *v["PY_CORE_LDFLAGS"], *v.get("LINKFORSHARED", [])]
     if reactor:
         cmd += ["-mexec-model=reactor"]
-    cmd += ["-o", full, out / "sandbox_entry.o", out / "ext_inittab.o", cxx / "lib/cxa_stub.o",
+    cmd += ["-o", full, out / "sandbox_entry.o", out / "sandbox_audit.o", out / "ext_inittab.o",
+            cxx / "lib/cxa_stub.o",
             *v["LINK_PYTHON_OBJS"], *archives, *v.get("LIBS", []), *v.get("MODLIBS", []),
             *v.get("SYSLIBS", []), *EXTRA_LINK_LIBS]
     if reactor:
@@ -1138,8 +1142,9 @@ STAGE_SPECS = {
     **sci_stack.STAGE_SPECS,
     "data-link": dict(
         func=stage_data_link, needs=("sdk", "cross", "cxx", *EXT_STAGES, *LIB_STAGES),
-        files=("sandbox_entry.c", "data/dup_allow.txt"),
-        helpers=(fresh_dir, data_link, cross_link_vars, linked_modules, write_inittab,
+        files=("sandbox_entry.c", "sandbox_audit.c", "ast_children.py", "data/dup_allow.txt"),
+        helpers=(fresh_dir, data_link, build.write_ast_children, cross_link_vars,
+                 linked_modules, write_inittab,
                  load_allow_list, global_definitions, check_duplicates, leak_needles,
                  check_no_leaks, thinlto_cache_dir, _leb, wasm_sections, wasm_exports,
                  wasm_target_features),

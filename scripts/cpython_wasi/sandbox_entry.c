@@ -267,6 +267,14 @@ static size_t immortalize_heap(void) {
     return count;
 }
 
+/* The audit's facts from the parser's own tree (sandbox_audit.c), a built-in module of every
+ * runtime this file is linked into. */
+PyMODINIT_FUNC PyInit__sandbox_audit(void);
+static struct _inittab sandbox_audit_inittab[] = {
+    {"_sandbox_audit", PyInit__sandbox_audit},
+    {NULL, NULL},
+};
+
 #ifdef SANDBOX_EXTRA_BUILTINS
 /* A runtime with extension modules linked in statically (the data runtime: numpy, pandas)
  * registers them as built-in modules here; the build generates this function. */
@@ -277,6 +285,9 @@ __attribute__((export_name("sandbox_init"))) void sandbox_init(void) {
     PyStatus status;
     if (!sandbox_ctors_ran) {
         __wasm_call_ctors();
+    }
+    if (PyImport_ExtendInittab(sandbox_audit_inittab) < 0) {
+        fail("registering _sandbox_audit");
     }
 #ifdef SANDBOX_EXTRA_BUILTINS
     if (sandbox_register_builtins() < 0) {
