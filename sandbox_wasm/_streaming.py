@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from typing import TYPE_CHECKING, Literal
 
 from ._errors import InvalidRequestError
-from ._models import ExecutionResult, OutputChunk
+from ._models import ExecutionResult, OutputChunk, construct
 
 if TYPE_CHECKING:
     import asyncio
@@ -48,7 +48,7 @@ class OutputForwarder:
         if self.error is not None:
             return
         try:
-            self._callback(OutputChunk.model_construct(stream=stream, text=text))
+            self._callback(construct(OutputChunk, stream=stream, text=text))
         except BaseException as exc:  # raised again on the caller's thread, after the run
             self.error = exc
             self._cancel.set()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .._guest.bootstrap import judge_fact
-from .._models import AuditReport, Finding, SafetyVerdict
+from .._models import AuditReport, Finding, SafetyVerdict, construct
 from .._wire import MAX_FACTS, answer_is_incomplete
 from .policy import AuditPolicy, judge_tables
 from .stdlib import import_reason
@@ -94,7 +94,8 @@ def build_report(policy: AuditPolicy, guest_answer: dict[str, object]) -> AuditR
     if isinstance(error, dict):
         line = error.get("line") or 0
         where = f" (line {line})" if line else ""
-        return AuditReport.model_construct(
+        return construct(
+            AuditReport,
             syntax_valid=False,
             safety_verdict="safe",
             flagged_calls=[],
@@ -117,7 +118,8 @@ def build_report(policy: AuditPolicy, guest_answer: dict[str, object]) -> AuditR
             reason=f"the source reaches the audit's limit of {MAX_FACTS} constructs; what lies "
             "beyond it was not audited",
         ))
-    return AuditReport.model_construct(
+    return construct(
+        AuditReport,
         syntax_valid=True,
         safety_verdict=verdict(policy, findings),
         flagged_calls=findings,

@@ -37,7 +37,15 @@ from .._host.output import GuestOutcome
 from .._host.program import LiveInstance
 from .._host.write_tracking import WriteTracker, track, tracked_update
 from .._lifetime import Closeable
-from .._models import MIB, ExecutionResult, Limits, OutputChunk, SessionCall, TimeoutProfile
+from .._models import (
+    MIB,
+    ExecutionResult,
+    Limits,
+    OutputChunk,
+    SessionCall,
+    TimeoutProfile,
+    construct,
+)
 from .._outcome import ResultBuilder
 from .._request import (
     FileContent,
@@ -383,8 +391,8 @@ class Session(Closeable):
                 functools.partial(self._capture, same_pages=same_pages))
             if not back_to_back:
                 _checkpointer.submit(self._pending.in_background)
-        return SessionCall.model_construct(id=self.id, call=self.calls, rolled_back=rolled_back,
-                                           closed=self._closed, memory_bytes=memory_bytes)
+        return construct(SessionCall, id=self.id, call=self.calls, rolled_back=rolled_back,
+                         closed=self._closed, memory_bytes=memory_bytes)
 
     def _new_instance(self, state: SessionState | None) -> LiveInstance:
         """A fresh instance of the runtime with a filesystem, holding `state` if given."""

@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from pydantic import BaseModel
 
 import sandbox_wasm as sw
+from sandbox_wasm._models import construct
 
 
 @pytest.fixture(scope="module")
@@ -54,3 +56,44 @@ def test_errors_and_findings_read_by_key() -> None:
     assert blocked["audit"]["flagged_calls"][0]["name"] == "gc"
     report = sw.audit("eval('1')", policy="strict")
     assert report["safety_verdict"] == "blocked" and report["flagged_calls"][0]["kind"] == "call"
+
+
+_CONSTRUCTED = [
+    (sw.ExecutionResult, {"execution_id": "e", "language": "python", "status": "succeeded",
+                          "exit_code": 0, "syntax_valid": True, "stdout": "hi\n"}),
+    (sw.Metrics, {}),
+    (sw.AuditSummary, {"safety_verdict": "safe", "policy": "balanced"}),
+    (sw.ErrorInfo, {"type": "ValueError", "message": "m"}),
+    (sw.AuditReport, {"syntax_valid": True, "safety_verdict": "safe", "policy": "strict"}),
+    (sw.ToolCall, {"name": "t", "duration_ms": 1.0, "ok": True}),
+    (sw.OutputChunk, {"stream": "stdout", "text": "x"}),
+]
+
+
+@pytest.mark.parametrize(("model", "values"), _CONSTRUCTED,
+                         ids=[m.__name__ for m, _ in _CONSTRUCTED])
+def test_construct_is_model_construct(model: type[BaseModel], values: dict[str, object]) -> None:
+    """The host's fast construction gives what pydantic's model_construct gives: fields in
+    order, defaults, the set of given fields, equality, dump and repr; mutable defaults are
+    each instance's own."""
+    if model is sw.ExecutionResult:  # its required nested models, from a real result
+        real = sw.execute("print('hi')")
+        values = {**values, "audit": real.audit, "limits": real.limits,
+                  "metrics": real.metrics, "runtime": real.runtime}
+    ours, theirs = construct(model, **values), model.model_construct(**values)
+    assert ours == theirs and repr(ours) == repr(theirs)
+    assert list(ours.__dict__) == list(theirs.__dict__) == list(model.model_fields)
+    assert ours.model_fields_set == theirs.model_fields_set == set(values)
+    assert ours.model_dump() == theirs.model_dump()
+    assert ours.model_dump_json() == theirs.model_dump_json()
+    again = construct(model, **values)
+    for name, value in ours.__dict__.items():
+        if isinstance(value, (list, dict, BaseModel)) and name not in values:
+            assert getattr(again, name) is not value, name  # a fresh default each time
+
+
+def test_construct_refuses_unknown_and_missing_fields() -> None:
+    with pytest.raises(TypeError, match="no field named"):
+        construct(sw.ErrorInfo, type="T", message="m", extra=1)
+    with pytest.raises(TypeError, match="required field 'message'"):
+        construct(sw.ErrorInfo, type="T")
