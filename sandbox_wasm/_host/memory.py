@@ -106,8 +106,10 @@ def capture(
                 (base + start, ctypes.string_at(address + base + start, end - start))
                 for start, end in differing
             )), None
+    # Bytearrays, so that a later checkpoint of the same pages (`update`) overwrites them
+    # in place instead of converting each run first.
     with _bytes_at(address, size) as memory_bytes:
-        runs = tuple((start, bytes(memory_bytes[start:end])) for start, end in ranges)
+        runs = tuple((start, bytearray(memory_bytes[start:end])) for start, end in ranges)
     return MemoryState(size, runs), ranges
 
 

@@ -171,6 +171,58 @@ def test_checkpoints_without_new_pages_skip_pagemap_and_still_roll_back_exactly(
     assert run(session, "print(x, len(blob))").stdout == "36 5120000\n"
 
 
+def _assert_checkpoint_is_the_memory(session: sw.Session) -> None:
+    """The session's checkpoint, and a full comparison of its memory with the image, both
+    describe the memory as it is (above the C stack)."""
+    from sandbox_wasm._host.memory import OS_PAGE, capture, memory_address
+
+    program, instance = session._program, session._instance  # type: ignore[attr-defined]
+    checkpoint = session._checkpoint  # type: ignore[attr-defined]
+    assert instance.memory is not None and checkpoint is not None
+    image = program.fresh_image()
+    floor = program.stack_top - program.stack_top % OS_PAGE
+    full, _ = capture(instance.memory, instance.store, program.fresh_image,
+                      stack_top=program.stack_top, pagemap=False)
+    size = instance.memory.data_len(instance.store)
+    now = ctypes.string_at(memory_address(instance.memory, instance.store), size)
+    for state in (checkpoint.memory, full):
+        memory = bytearray(image) + bytes(state.size - len(image))
+        for offset, data in state.runs:
+            memory[offset : offset + len(data)] = data
+        assert state.size == size and memory[floor:] == now[floor:]
+
+
+def test_a_small_sessions_checkpoints_are_updated_in_place_and_exact(
+    session: sw.Session, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A call that wrote no new page (no fault) has its checkpoint made by overwriting the
+    last one's runs in place; whatever the mix of such calls and calls that reach new pages,
+    the checkpoint is the memory, and a trap rolls back to it."""
+    from sandbox_wasm._host.memory import MemoryState
+    from sandbox_wasm._session import session as session_module
+
+    in_place: list[bool] = []
+    real = session_module.update
+
+    def recorded(state: MemoryState, *args: Any, **options: Any) -> MemoryState:
+        new = real(state, *args, **options)
+        in_place.append(all(old is data for (_, old), (_, data)
+                            in zip(state.runs, new.runs, strict=True)))
+        return new
+
+    monkeypatch.setattr(session_module, "update", recorded)
+    run(session, "x = 0\nnames = []")
+    for step in ["x += 1", "x += 1", "names.append('a' * 100_000)", "x += 1",
+                 "names[0] = 'b' * 100_000", "x += 1", "names.clear()", "x += 1"]:
+        assert run(session, step).status == "succeeded", step
+        session._settle()  # type: ignore[attr-defined]
+        _assert_checkpoint_is_the_memory(session)
+    assert True in in_place  # the in-place path was taken
+    trapped = run(session, "x = -1\nnames.append(1)\nwhile True: pass", timeout_ms=200)
+    assert trapped.session.rolled_back  # type: ignore[union-attr]
+    assert run(session, "print(x, names)").stdout == "5 []\n"
+
+
 @pytest.mark.parametrize("tracking", ["tracked", "copied"])
 def test_a_big_sessions_checkpoints_hold_exactly_its_state(
     balanced_sandbox: sw.Sandbox, tracking: str, monkeypatch: pytest.MonkeyPatch,
@@ -181,13 +233,7 @@ def test_a_big_sessions_checkpoints_hold_exactly_its_state(
     into a buffer), the checkpoint is the memory as a full comparison with the image finds
     it, and a trap rolls back to the state before the trapping call."""
     from sandbox_wasm._host import write_tracking
-    from sandbox_wasm._host.memory import (
-        OS_PAGE,
-        MemoryState,
-        capture,
-        memory_address,
-        update,
-    )
+    from sandbox_wasm._host.memory import MemoryState, update
 
     if tracking == "copied":
         monkeypatch.setattr(write_tracking.WriteTracker, "open",
@@ -202,25 +248,12 @@ def test_a_big_sessions_checkpoints_hold_exactly_its_state(
 
     monkeypatch.setattr(write_tracking, "update", recorded)
     with sw.Session(sandbox=balanced_sandbox, timeout_ms=5_000) as big:
-        program = big._program
-        image = program.fresh_image()
-        floor = program.stack_top - program.stack_top % OS_PAGE
 
         def checkpoint_is_the_memory() -> None:
             big._settle()
             if tracking == "tracked" and write_tracking.available():  # never given up
                 assert big._tracker is not None
-            instance, checkpoint = big._instance, big._checkpoint
-            assert instance.memory is not None and checkpoint is not None
-            full, _ = capture(instance.memory, instance.store, program.fresh_image,
-                              stack_top=program.stack_top, pagemap=False)
-            size = instance.memory.data_len(instance.store)
-            now = ctypes.string_at(memory_address(instance.memory, instance.store), size)
-            for state in (checkpoint.memory, full):
-                memory = bytearray(image) + bytes(state.size - len(image))
-                for offset, data in state.runs:
-                    memory[offset : offset + len(data)] = data
-                assert state.size == size and memory[floor:] == now[floor:]
+            _assert_checkpoint_is_the_memory(big)
 
         run(big, "import random, hashlib\nrng = random.Random(5)\n"
                  "blob = bytearray(rng.randbytes(3 << 20))\ntable = {}\nx = 0")
