@@ -106,8 +106,8 @@ def capture(
                 (base + start, ctypes.string_at(address + base + start, end - start))
                 for start, end in differing
             )), None
-    # Bytearrays, so that a later checkpoint of the same pages (`update`) overwrites them
-    # in place instead of converting each run first.
+    # Bytearrays, so that a tracked session's next checkpoint (`update`) overwrites them in
+    # place without converting each run first (as cheap to make as bytes).
     with _bytes_at(address, size) as memory_bytes:
         runs = tuple((start, bytearray(memory_bytes[start:end])) for start, end in ranges)
     return MemoryState(size, runs), ranges

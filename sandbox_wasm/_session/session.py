@@ -32,7 +32,7 @@ from .._audit.cache import look_up
 from .._audit.policy import AuditPolicy, PolicyLike
 from .._errors import InvalidRequestError, SandboxError, SessionClosedError, SnapshotError
 from .._fs.tree import FileCaps, freeze, thaw
-from .._host.memory import MemoryStateError, apply, capture, thread_faults, update
+from .._host.memory import MemoryStateError, apply, capture, thread_faults
 from .._host.output import GuestOutcome
 from .._host.program import LiveInstance
 from .._host.write_tracking import WriteTracker, track, tracked_update
@@ -432,12 +432,6 @@ class Session(Closeable):
                                    stack_top=stack_top)
             if state is None:  # the tracker could not say, and is closed
                 self._tracker = None
-        if (state is None and same_pages and self._written is not None
-                and self._checkpoint is not None):
-            # Every page written since the checkpoint is one of the pages it was taken from:
-            # their runs are overwritten in place (no new copy of each run to allocate).
-            state = update(self._checkpoint.memory, memory, store, self._written,
-                           stack_top=stack_top)
         if state is None:
             state, self._written = capture(
                 memory, store, self._program.fresh_image, stack_top=stack_top,
