@@ -49,6 +49,12 @@ SHRINK_AFTER = 3
 #: madvise(2) advice (Linux): the page goes back to what the private mapping maps.
 _MADV_DONTNEED = 4
 _PAGEMAP_ENTRY = 8
+# PAGEMAP_SCAN (Linux 6.7+, _IOWR('f', 16, struct pm_scan_arg)): the kernel walks the page
+# tables and returns the ranges of matching pages, instead of an entry per page to read.
+_PAGEMAP_SCAN = 0xC0606610
+PAGE_IS_WRITTEN, PAGE_IS_FILE, PAGE_IS_PRESENT, PAGE_IS_SWAPPED = 1 << 1, 1 << 2, 1 << 3, 1 << 4
+#: page_region entries per PAGEMAP_SCAN call (the scan stops early when they are full).
+_SCAN_REGIONS = 256
 # The top byte of a pagemap entry: bit 63 present, 62 swapped, 61 file-backed or shared.
 _PRESENT, _SWAPPED, _FILE = 0x80, 0x40, 0x20
 #: Byte -> 1 when the page may hold data the image does not: swapped, or present and not
@@ -348,19 +354,65 @@ def memory_address(memory: wasmtime.Memory, store: wasmtime.Store) -> int:
 _pagemap_lock = threading.Lock()
 _pagemap_fd: int | None = None
 _pagemap_unavailable = False
+#: Whether PAGEMAP_SCAN answers as pagemap's entries do (set by the probe of `pagemap_fd`).
+_scan_finds_written_pages = False
 
 
 def _forget_pagemap() -> None:
     # A descriptor of /proc/self/pagemap reads the page tables of the process that opened
     # it: a child made by fork must open its own.
-    global _pagemap_fd, _pagemap_unavailable
+    global _pagemap_fd, _pagemap_unavailable, _scan_finds_written_pages
     if _pagemap_fd is not None:
         os.close(_pagemap_fd)
-    _pagemap_fd, _pagemap_unavailable = None, False
+    _pagemap_fd, _pagemap_unavailable, _scan_finds_written_pages = None, False, False
 
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_pagemap)
+
+
+class _ScanArg(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_uint64) for name in (
+        "size", "flags", "start", "end", "walk_end", "vec", "vec_len", "max_pages",
+        "category_inverted", "category_mask", "category_anyof_mask", "return_mask")]
+
+
+class _PageRegion(ctypes.Structure):
+    _fields_ = [("start", ctypes.c_uint64), ("end", ctypes.c_uint64),
+                ("categories", ctypes.c_uint64)]
+
+
+def scan_pages(fd: int, address: int, size: int, *, flags: int = 0, mask: int = 0,
+               inverted: int = 0, anyof: int = 0,
+               returned: int = PAGE_IS_FILE) -> list[tuple[int, int]] | None:
+    """(start, end) offsets from `address` of the pages of [address, address + size) whose
+    categories (PAGE_IS_*, with `inverted` ones negated) hold all of `mask` and, when
+    given, one of `anyof`, by PAGEMAP_SCAN on pagemap descriptor `fd`; adjacent ranges are
+    merged. None when the ioctl fails (an older kernel: ENOTTY; a range not registered for
+    write protection under PM_SCAN_CHECK_WPASYNC)."""
+    libc = _libc()
+    if libc is None:
+        return None
+    arg, regions = _ScanArg(), (_PageRegion * _SCAN_REGIONS)()
+    start, end = address, address + size
+    found: list[tuple[int, int]] = []
+    while start < end:
+        arg.size, arg.flags = ctypes.sizeof(_ScanArg), flags
+        arg.start, arg.end, arg.walk_end = start, end, 0
+        arg.vec, arg.vec_len = ctypes.addressof(regions), _SCAN_REGIONS
+        arg.category_inverted, arg.category_mask = inverted, mask
+        arg.category_anyof_mask, arg.return_mask = anyof, returned
+        count = libc.ioctl(fd, _PAGEMAP_SCAN, ctypes.byref(arg))
+        if count < 0 or not start < arg.walk_end <= end:
+            return None
+        for region in regions[:count]:
+            first, last = region.start - address, region.end - address
+            if found and found[-1][1] == first:
+                found[-1] = (found[-1][0], last)
+            else:
+                found.append((first, last))
+        start = arg.walk_end
+    return found
 
 
 def written_ranges(address: int, size: int) -> list[tuple[int, int]] | None:
@@ -369,6 +421,12 @@ def written_ranges(address: int, size: int) -> list[tuple[int, int]] | None:
     fd = pagemap_fd()
     if fd is None or address % OS_PAGE:
         return None
+    if _scan_finds_written_pages:
+        # As the entries below are sifted: swapped, or present and not file-backed.
+        found = scan_pages(fd, address, size, mask=PAGE_IS_FILE, inverted=PAGE_IS_FILE,
+                           anyof=PAGE_IS_PRESENT | PAGE_IS_SWAPPED)
+        if found is not None:
+            return [(start, min(end, size)) for start, end in found]
     pages = -(-size // OS_PAGE)
     try:
         raw = os.pread(fd, pages * _PAGEMAP_ENTRY, address // OS_PAGE * _PAGEMAP_ENTRY)
@@ -391,7 +449,7 @@ def written_ranges(address: int, size: int) -> list[tuple[int, int]] | None:
 def pagemap_fd() -> int | None:
     """The process's /proc/self/pagemap, opened once (None where it cannot tell written
     pages from others)."""
-    global _pagemap_fd, _pagemap_unavailable
+    global _pagemap_fd, _pagemap_unavailable, _scan_finds_written_pages
     if _pagemap_fd is not None or _pagemap_unavailable:
         return _pagemap_fd
     with _pagemap_lock:
@@ -402,6 +460,7 @@ def pagemap_fd() -> int | None:
                 _pagemap_unavailable = True
             else:
                 if _pagemap_tells_written_pages(fd):
+                    _scan_finds_written_pages = _scan_tells_written_pages(fd)
                     _pagemap_fd = fd
                 else:  # an emulated /proc (gVisor, say) may answer, but not truthfully
                     os.close(fd)
@@ -424,6 +483,21 @@ def _pagemap_tells_written_pages(fd: int) -> bool:
             return False
         marks = raw[_PAGEMAP_ENTRY - 1 :: _PAGEMAP_ENTRY].translate(_WRITTEN)
         return marks == b"\x01\x00"
+
+
+def _scan_tells_written_pages(fd: int) -> bool:
+    """Whether PAGEMAP_SCAN finds exactly a page written here, as pagemap's entries do:
+    the kernel's own scan (~0.05 ms for a 29 MiB memory, against ~0.08-0.12 ms to read and
+    sift its entries) is then used instead."""
+    with mmap.mmap(-1, 2 * OS_PAGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS) as probe:
+        probe[0] = 1
+        address = ctypes.addressof(ctypes.c_char.from_buffer(probe))
+        try:
+            found = scan_pages(fd, address, 2 * OS_PAGE, mask=PAGE_IS_FILE,
+                               inverted=PAGE_IS_FILE, anyof=PAGE_IS_PRESENT | PAGE_IS_SWAPPED)
+        finally:
+            del address
+        return found == [(0, OS_PAGE)]
 
 
 def _differing_ranges(address: int, size: int, image: bytes) -> list[tuple[int, int]]:

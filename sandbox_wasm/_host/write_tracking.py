@@ -33,10 +33,12 @@ import wasmtime
 
 from .memory import (
     OS_PAGE,
+    PAGE_IS_WRITTEN,
     MemoryState,
     _libc,
     memory_address,
     pagemap_fd,
+    scan_pages,
     stack_floor,
     update,
     written_ranges,
@@ -50,29 +52,14 @@ _UFFD_FEATURE_WP_UNPOPULATED = 1 << 13
 _UFFD_FEATURE_WP_ASYNC = 1 << 15
 _UFFDIO_REGISTER_MODE_WP = 1 << 1
 # _IOWR(0xAA, 0x3F, struct uffdio_api), _IOWR(0xAA, 0x00, struct uffdio_register),
-# _IOR(0xAA, 0x01, struct uffdio_range), _IOWR('f', 16, struct pm_scan_arg).
+# _IOR(0xAA, 0x01, struct uffdio_range).
 _UFFDIO_API = 0xC018AA3F
 _UFFDIO_REGISTER = 0xC020AA00
 _UFFDIO_UNREGISTER = 0x8010AA01
-_PAGEMAP_SCAN = 0xC0606610
 _PM_SCAN_WP_MATCHING = 1 << 0
 _PM_SCAN_CHECK_WPASYNC = 1 << 1  # fail, rather than skip, a range not registered
-_PAGE_IS_WRITTEN = 1 << 1
-#: page_region entries per PAGEMAP_SCAN call (the scan stops early when they are full).
-_REGIONS = 256
 
 ENABLED = os.environ.get("SANDBOX_WASM_WRITE_TRACKING") != "0"
-
-
-class _ScanArg(ctypes.Structure):
-    _fields_ = [(name, ctypes.c_uint64) for name in (
-        "size", "flags", "start", "end", "walk_end", "vec", "vec_len", "max_pages",
-        "category_inverted", "category_mask", "category_anyof_mask", "return_mask")]
-
-
-class _PageRegion(ctypes.Structure):
-    _fields_ = [("start", ctypes.c_uint64), ("end", ctypes.c_uint64),
-                ("categories", ctypes.c_uint64)]
 
 
 class WriteTracker:
@@ -83,8 +70,6 @@ class WriteTracker:
     def __init__(self, address: int, size: int) -> None:
         self.address = address
         self.size = size
-        self._scan_arg = _ScanArg()
-        self._regions = (_PageRegion * _REGIONS)()
 
     @classmethod
     def open(cls, address: int, size: int) -> WriteTracker | None:
@@ -106,23 +91,9 @@ class WriteTracker:
         fd = pagemap_fd()
         if fd is None or not self.size:  # closed
             return None
-        arg, regions = self._scan_arg, self._regions
-        start, end = self.address, self.address + self.size
-        found: list[tuple[int, int]] = []
-        while start < end:
-            arg.size = ctypes.sizeof(_ScanArg)
-            arg.flags = _PM_SCAN_WP_MATCHING | _PM_SCAN_CHECK_WPASYNC
-            arg.start, arg.end, arg.walk_end = start, end, 0
-            arg.vec, arg.vec_len = ctypes.addressof(regions), _REGIONS
-            arg.max_pages = arg.category_inverted = arg.category_anyof_mask = 0
-            arg.category_mask = arg.return_mask = _PAGE_IS_WRITTEN
-            count = _ioctl(fd, _PAGEMAP_SCAN, ctypes.byref(arg))
-            if count < 0 or not start < arg.walk_end <= end:
-                return None
-            for region in regions[:count]:
-                found.append((region.start - self.address, region.end - self.address))
-            start = arg.walk_end
-        return found
+        return scan_pages(fd, self.address, self.size,
+                          flags=_PM_SCAN_WP_MATCHING | _PM_SCAN_CHECK_WPASYNC,
+                          mask=PAGE_IS_WRITTEN, returned=PAGE_IS_WRITTEN)
 
     def extend(self, size: int) -> bool:
         """Track up to `size` bytes from the address (the memory grew): the new part is

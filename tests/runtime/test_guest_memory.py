@@ -128,12 +128,12 @@ def test_a_big_run_between_small_ones_keeps_the_set(program: GuestProgram,
 
 class _NoDropLibc:
     """madvise that does nothing, as on a mapping that is not copy-on-write; the real
-    memcmp (typed for addresses)."""
+    memcmp and ioctl (typed for addresses)."""
 
     def __init__(self) -> None:
         libc = memory_module._libc()
         assert libc is not None
-        self.memcmp = libc.memcmp
+        self.memcmp, self.ioctl = libc.memcmp, libc.ioctl
 
     @staticmethod
     def madvise(address: int, length: int, advice: int) -> int:
@@ -282,6 +282,26 @@ def test_pagemap_is_trusted_only_when_it_tells_a_written_page() -> None:
     # reset would otherwise copy nothing back).
     with open("/dev/zero", "rb") as zeros:
         assert not _pagemap_tells_written_pages(zeros.fileno())
+
+
+def test_the_kernels_scan_finds_the_pages_pagemaps_entries_do(
+    instance: LiveInstance, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """PAGEMAP_SCAN (used where it answers the probe as pagemap's entries do) finds the same
+    written pages of an instance's memory as reading and sifting the entries."""
+    assert instance.memory is not None and pagemap_fd() is not None
+    if not memory_module._scan_finds_written_pages:
+        pytest.skip("PAGEMAP_SCAN needs Linux 6.7+")
+    size = instance.memory.data_len(instance.store)
+    scribble(instance, [5 * OS_PAGE, 6 * OS_PAGE, 300 * OS_PAGE, size - OS_PAGE])
+    address = memory_address(instance.memory, instance.store)
+    scanned = written_ranges(address, size)
+    monkeypatch.setattr(memory_module, "_scan_finds_written_pages", False)
+    sifted = written_ranges(address, size)
+    assert scanned == sifted
+    assert scanned is not None
+    for page in (5, 6, 300, size // OS_PAGE - 1):
+        assert any(start <= page * OS_PAGE < end for start, end in scanned), page
 
 
 def test_a_scan_that_finds_no_written_page_is_not_believed(
