@@ -18,7 +18,7 @@ RECIPE_FILES = [
     # The recipe (the stages' keys cover these files) and its installer.
     *(f"scripts/cpython_wasi/{name}" for name in (
         "build.sh", "build.py", "data_stack.py", "plot_stack.py", "sci_stack.py",
-        "sandbox_entry.c",
+        "sandbox_entry.c", "sandbox_audit.c", "ast_children.py",
         "stdlib_finder.py",
         "make_stdlib_blob.py", "install.py",
     )),

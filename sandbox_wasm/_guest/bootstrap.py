@@ -1045,9 +1045,11 @@ def _judge(source, tables):
     try:
         answer, code_object = _facts(source)
         facts = answer.get("facts")
+        # Each (kind, name) judged once: a name comes back up to _FACT_LIMIT_PER_NAME times.
         blocked = facts is None or (tables["enforce"] and (
             answer_is_incomplete(answer)
-            or any(judge_fact(tables, fact[0], fact[1]) for fact in facts)))
+            or any(judge_fact(tables, kind, name)
+                   for kind, name in {(fact[0], fact[1]) for fact in facts})))
         answer["ran"] = not blocked
         return _dumps(answer, separators=(",", ":")).encode(), code_object, blocked
     except MemoryError:

@@ -27,7 +27,8 @@ from sandbox_wasm._runtimes.wheel import RUNTIME_WHEELS, pack_wheel
 from sandbox_wasm.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
-RECIPE = ["build.sh", "build.py", "sandbox_entry.c", "stdlib_finder.py", "make_stdlib_blob.py",
+RECIPE = ["build.sh", "build.py", "sandbox_entry.c", "sandbox_audit.c", "ast_children.py",
+          "stdlib_finder.py", "make_stdlib_blob.py",
           "install.py", "data_stack.py", "plot_stack.py", "sci_stack.py",
           "data/wasi-include/mutex"]
 
