@@ -1880,6 +1880,24 @@ def _warm_up_charts(pyplot):
     pyplot.close(figure)
 
 
+def _warm_up_tables(pandas):
+    """Read a CSV, describe, print, group, aggregate, merge, pivot and resample a small
+    frame (what model code does with pandas first), writing nothing anywhere."""
+    import io
+
+    frame = pandas.read_csv(io.StringIO("k,v,d\na,1,2024-01-01\nb,2.5,2024-01-09\na,3,"
+                                        "2024-02-01\n"), parse_dates=["d"])
+    repr(frame.describe())
+    repr(frame.head())
+    frame.info(buf=io.StringIO())
+    grouped = frame.groupby("k")["v"].agg(["sum", "mean", "count"])
+    repr(grouped.reset_index().merge(frame, on="k").sort_values("v"))
+    repr(frame.pivot_table(index="k", values="v", aggfunc="sum"))
+    repr(frame.set_index("d")["v"].resample("W").sum())
+    frame.to_csv(io.StringIO(), index=False)
+    frame.to_dict(orient="records")
+
+
 #: What an image's or the data runtime's init run reads (the wheels' files, their compiled
 #: modules, the list of what to preload), written by sandbox_wasm/_images/build.py or the
 #: build recipe; absent for the lean runtime.
@@ -1966,6 +1984,9 @@ if __name__ == "__main__" and sys.argv[1:] == ["--snapshot-init"]:
     # every run's memory instead of being rebuilt by each run's first chart.
     if "matplotlib.pyplot" in sys.modules:
         _warm_up_charts(sys.modules["matplotlib.pyplot"])
+    # Likewise pandas' everyday paths, whose modules it imports on first use.
+    if "pandas" in sys.modules:
+        _warm_up_tables(sys.modules["pandas"])
     # Judge a typical source a few times under both built-in policies (nothing of it runs):
     # the interpreter's adaptive instructions on the audit's path specialise now, in the
     # snapshot, instead of rewriting their code objects' pages in every run.
