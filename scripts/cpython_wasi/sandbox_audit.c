@@ -401,18 +401,35 @@ done:
 
 /* ------------------------------------------------------------------ parse and compile */
 
-/* The parser's tree of `source` (str or bytes, as compile() takes it), in `arena`. */
-static mod_ty parse(PyObject *source, PyObject *filename, PyCompilerFlags *flags,
-                    PyArena *arena) {
-    PyObject *source_copy = NULL;
-    const char *text = _Py_SourceAsString(source, "compile", "string, bytes or AST", flags,
-                                          &source_copy);
-    if (text == NULL) {
-        return NULL;
+/* A source parsed as compile(source, filename, "exec", dont_inherit=True) parses it: the
+ * tree lives in `arena`, which the caller frees. */
+struct parsed {
+    PyCompilerFlags flags;
+    PyArena *arena;
+    mod_ty module;
+};
+
+static int parse(PyObject *source, PyObject *filename, struct parsed *parsed) {
+    parsed->flags = _PyCompilerFlags_INIT;
+    parsed->flags.cf_flags = PyCF_SOURCE_IS_UTF8; /* what compile() sets */
+    parsed->module = NULL;
+    parsed->arena = _PyArena_New();
+    if (parsed->arena == NULL) {
+        return -1;
     }
-    mod_ty module = _PyParser_ASTFromString(text, filename, Py_file_input, flags, arena);
+    PyObject *source_copy = NULL;
+    const char *text = _Py_SourceAsString(source, "compile", "string, bytes or AST",
+                                          &parsed->flags, &source_copy);
+    if (text != NULL) {
+        parsed->module = _PyParser_ASTFromString(text, filename, Py_file_input,
+                                                 &parsed->flags, parsed->arena);
+    }
     Py_XDECREF(source_copy);
-    return module;
+    if (parsed->module == NULL) {
+        _PyArena_Free(parsed->arena);
+        return -1;
+    }
+    return 0;
 }
 
 /* The code to run (see the module's comment). `module` is changed and then compiled. */
@@ -472,17 +489,13 @@ static PyObject *audit_compile_for_run(PyObject *self, PyObject *const *args,
     if (check_args(args, nargs, 3, "compile_for_run") < 0) {
         return NULL;
     }
-    /* What compile(source, filename, "exec", dont_inherit=True) sets. */
-    PyCompilerFlags flags = _PyCompilerFlags_INIT;
-    flags.cf_flags = PyCF_SOURCE_IS_UTF8;
-    PyArena *arena = _PyArena_New();
-    if (arena == NULL) {
+    struct parsed parsed;
+    if (parse(args[0], args[1], &parsed) < 0) {
         return NULL;
     }
-    mod_ty module = parse(args[0], args[1], &flags, arena);
-    PyObject *code = module ? compile_for_run_tree(module, args[1], args[2], &flags, arena)
-                            : NULL;
-    _PyArena_Free(arena);
+    PyObject *code = compile_for_run_tree(parsed.module, args[1], args[2], &parsed.flags,
+                                          parsed.arena);
+    _PyArena_Free(parsed.arena);
     return code;
 }
 
@@ -500,17 +513,11 @@ static PyObject *audit_facts_and_code(PyObject *self, PyObject *const *args,
     if (PyErr_Occurred()) {
         return NULL;
     }
-    PyCompilerFlags flags = _PyCompilerFlags_INIT;
-    flags.cf_flags = PyCF_SOURCE_IS_UTF8;
-    PyArena *arena = _PyArena_New();
-    if (arena == NULL) {
+    struct parsed parsed;
+    if (parse(args[0], args[1], &parsed) < 0) {
         return NULL;
     }
     PyObject *answer = NULL, *code = NULL, *result = NULL;
-    mod_ty module = parse(args[0], args[1], &flags, arena);
-    if (module == NULL) {
-        goto done;
-    }
     f.list = PyList_New(0);
     f.seen = PyDict_New();
     f.bound = PySet_New(NULL);
@@ -518,16 +525,16 @@ static PyObject *audit_facts_and_code(PyObject *self, PyObject *const *args,
         goto done;
     }
     /* Facts first: compiling folds constants in the tree. */
-    answer = facts_of(module, &f);
+    answer = facts_of(parsed.module, &f);
     if (answer == NULL) {
         goto done;
     }
-    code = compile_for_run_tree(module, args[1], args[2], &flags, arena);
+    code = compile_for_run_tree(parsed.module, args[1], args[2], &parsed.flags, parsed.arena);
     if (code != NULL) {
         result = PyTuple_Pack(2, answer, code);
     }
 done:
-    _PyArena_Free(arena);
+    _PyArena_Free(parsed.arena);
     Py_XDECREF(f.list);
     Py_XDECREF(f.seen);
     Py_XDECREF(f.bound);
