@@ -1,7 +1,8 @@
 """The host side of the guest protocol: the one module that knows its bytes (the guest's
 side is `_guest/bootstrap.py`, whose constants are taken from there and nowhere else).
 
-A request is read by the guest from stdin:
+A request is left by the host in the snapshot's memory (`sandbox_request`, read by the resume
+entry; `_host/program.py` REQUEST_AREA_BYTES at most), else read by the guest from stdin:
 
     <mode>[ rest][ tools]\\n[<tools manifest: one line of JSON>\\n]<policy line>\\n<source>
 
@@ -12,10 +13,10 @@ the policy's tables as JSON. The guest answers on stdout: first, when asked to a
 answer (8-byte little-endian length, then JSON: the facts and the verdict); then the user's
 output; at the end, on stderr, the marked error record (`ERROR_MARK` + JSON {type,
 message}), the run-time guard's findings (`FINDINGS_MARK`), the value of a last statement
-that is an expression (`VALUE_MARK`) and the exit status of a request that came back to rest
-(`STATUS_MARK`). Host tools answer on their own descriptor (`TOOLS_FD`) with frames of the
-same shape as the audit answer; so does the network channel (`NETWORK_FD`), whose requests
-and answers carry a JSON head and raw body bytes (`decode_network_request`,
+that is an expression (`VALUE_MARK`). A request that comes back to rest returns its exit
+status from the resume entry. Host tools answer on their own descriptor (`TOOLS_FD`) with
+frames of the same shape as the audit answer; so does the network channel (`NETWORK_FD`),
+whose requests and answers carry a JSON head and raw body bytes (`decode_network_request`,
 `network_answer`).
 """
 
@@ -54,7 +55,6 @@ from ._guest.bootstrap import (
     NETWORK_FD,
     NETWORK_META_LENGTH_BYTES,
     REST_OPTION,
-    STATUS_MARK,
     TOOLS_FD,
     TOOLS_OPTION,
     VALUE_MARK,
@@ -67,7 +67,7 @@ __all__ = [
     "MAX_ANSWER_BYTES", "MAX_ERROR_MESSAGE_CHARS", "MAX_ERROR_RECORD_BYTES",
     "MAX_ERROR_TYPE_CHARS", "MAX_FACTS", "MAX_RUNTIME_FINDINGS", "MAX_VALUE_RECORD_BYTES",
     "MAX_VALUE_REPR_CHARS", "MODE_AUDIT", "MODE_EXEC", "MODE_SESSION", "NETWORK_FD",
-    "STATUS_MARK", "TOOLS_FD", "VALUE_MARK", "answer_is_incomplete", "decode_error_record",
+    "TOOLS_FD", "VALUE_MARK", "answer_is_incomplete", "decode_error_record",
     "decode_network_request", "decode_value_record", "frame", "image_policy_line",
     "manifest_line", "mode_line", "network_answer", "parse_audit_answer", "policy_line",
     "request_payload",

@@ -1,6 +1,7 @@
 # The guest's side of sandbox-wasm. It runs INSIDE the sandbox (our CPython 3.13 for WASI)
 # in a pre-initialised snapshot that ran everything but the final `serve()` once at build
-# time. `serve()` serves one request read from stdin:
+# time. `serve()` serves one request: the one the host left in the snapshot's memory
+# (sandbox_entry.c's `sandbox_request`), else one read from stdin:
 #   b"audit\n" + source
 #       parse with the guest's own grammar; write the facts (the audit answer) to
 #       stdout, framed; run nothing.
@@ -13,8 +14,9 @@
 #       tool channel (descriptor 4) with JSON arguments.
 #   b"session\n" + policy line + b"\n" + source
 #       as exec, but the code runs in the session's own __main__, which lives on in this
-#       instance for the next request; serve() then writes a status record to stderr and
-#       returns (the instance is left at rest, ready to serve again).
+#       instance for the next request; serve() then returns its exit status, which the
+#       resume entry returns to the host (the instance is left at rest, ready to serve
+#       again).
 # The host imports this module for the protocol below and for `judge_fact`, so that both
 # sides share one definition of the wire format and the policy decision. Names are bound as
 # default arguments so user code that patches `os`, `sys` or `traceback` cannot change how
@@ -140,8 +142,6 @@ MAX_ANSWER_BYTES = 32 * 1024 * 1024
 MODE_AUDIT = b"audit"
 MODE_EXEC = b"exec"
 MODE_SESSION = b"session"
-#: Ends a session request on stderr: the exit status of its code ("0".."255"), then b"\n".
-STATUS_MARK = b"\x00sandbox-wasm-status:"
 #: Starts the record of the value of the code's last statement when it is an expression
 #: (as a notebook cell shows it), written to stderr after that statement ran: JSON {type,
 #: repr, repr_truncated, and json (the value itself) when it is JSON and small}; a value
@@ -949,12 +949,16 @@ def _flush(_sys=sys):
             stream.flush()
 
 
-def serve(_exit=os._exit):
-    """Serve the one request on stdin (the entry point of every run; a snapshot's resume
-    trampoline calls it by this name). A session request, and a one-shot request with the
-    rest option, returns (its exit status on stderr), leaving the instance at rest; any
-    other one-shot request ends the process."""
-    mode, _, rest = _read_request().partition(b"\n")
+def serve(request=None, _exit=os._exit):
+    """Serve one request: `request`, or the one on stdin (the entry point of every run; a
+    snapshot's resume trampoline calls it by this name, with the request the host left in
+    its memory). A session request, and a one-shot request with the rest option, returns
+    its exit status, leaving the instance at rest; any other one-shot request ends the
+    process."""
+    if request is None:
+        request = _read_request()
+    mode, _, rest = request.partition(b"\n")
+    del request
     mode, *options = mode.split(b" ")
     if TOOLS_OPTION in options:
         manifest, _, rest = rest.partition(b"\n")
@@ -993,9 +997,10 @@ def _policy_name(policy_line):
     return name[1:].decode() if name in (b"@strict", b"@balanced") else "configured"
 
 
-def _come_to_rest(status, _write_all=_write_all):
-    """End a request that returns: its exit status goes to the host on stderr."""
-    _write_all(2, STATUS_MARK + str(status).encode() + b"\n")
+def _come_to_rest(status):
+    """End a request that returns: serve() returns its exit status, which the resume entry
+    returns to the host."""
+    return status
 
 
 def _read_request(_read=os.read):

@@ -1,7 +1,7 @@
 """The captured output of one guest run, and what the run came to in host terms.
 
 - `CappedOutput`: stdout or stderr as the guest writes it, kept within its cap; on stdout the
-  bootstrap's framed audit answer, on stderr its error, findings and status records, are
+  bootstrap's framed audit answer, on stderr its error, findings and value records, are
   taken apart from the user's output.
 - `GuestOutcome`: how a run ended (exit code or trap), its output, files, tool calls and
   measures; what `_outcome` turns into a result.
@@ -25,7 +25,6 @@ from .._wire import (
     MAX_ANSWER_BYTES,
     MAX_ERROR_RECORD_BYTES,
     MAX_VALUE_RECORD_BYTES,
-    STATUS_MARK,
     VALUE_MARK,
 )
 
@@ -59,7 +58,6 @@ class CappedOutput:
         self.truncated = False
         self.error_record: bytes | None = None
         self.findings_record: bytes | None = None
-        self.status_record: int | None = None
         self.value_record: bytes | None = None
         self._error_channel = error_channel
         # The bootstrap's audit answer precedes user output: 8-byte length, then JSON.
@@ -111,11 +109,6 @@ class CappedOutput:
             length -= before - len(chunk)
             if not chunk:
                 return
-        if self._error_channel and chunk.startswith(STATUS_MARK):
-            # A session request's end: its code's exit status (the last record counts).
-            status = chunk[len(STATUS_MARK) :].strip()
-            self.status_record = int(status) if status.isdigit() and len(status) <= 3 else None
-            return
         if self._error_channel and chunk.startswith(FINDINGS_MARK):
             # The run-time guard's findings, written once after the user code ended.
             record = chunk[len(FINDINGS_MARK) :].strip()
@@ -204,8 +197,8 @@ class GuestOutcome:
     findings_record: bytes | None = None
     #: The value record of the code's last statement, when it was an expression.
     value_record: bytes | None = None
-    #: The exit status a request that returns reported when it came back to rest (None:
-    #: it did not, e.g. it trapped).
+    #: The exit status the resume entry returned when the request came back to rest (None:
+    #: it did not, e.g. it trapped, or the entry returns none).
     status_record: int | None = None
     #: Whether the entry point returned: the guest came back to rest (every frame of the
     #: call returned). Only wasmtime can say so; nothing the guest writes can fake it.

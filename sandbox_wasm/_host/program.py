@@ -66,6 +66,10 @@ RESET_BUDGET_SHARE = 8
 SMALL_RUN_FUEL = 20_000_000
 #: $SANDBOX_WASM_REUSE_INSTANCES=0 gives every one-shot run an instance of its own.
 REUSE_INSTANCES = os.environ.get("SANDBOX_WASM_REUSE_INSTANCES") != "0"
+#: The runtime's export of the area a run's request is left in, and the most bytes it takes
+#: (sandbox_entry.c's SANDBOX_REQUEST_CAPACITY; a longer request comes on stdin).
+REQUEST_AREA_EXPORT = "sandbox_request"
+REQUEST_AREA_BYTES = 64 * 1024
 
 
 class GuestProgram(Closeable):
@@ -112,11 +116,20 @@ class GuestProgram(Closeable):
         #: cap cannot even instantiate it.
         self.memory_floor_bytes = (memory_type.limits.min * WASM_PAGE
                                    if isinstance(memory_type, wasmtime.MemoryType) else 0)
-        # The entry is called unchecked (`calls.call_entry`): its type must be () -> ().
+        # The entry is called unchecked (`calls.call_entry`): its type must be () -> (), or
+        # () -> (i32) for a resume entry returning the request's exit status.
         entry_type = next((e.type for e in module.exports if e.name == self._entry), None)
-        if not (isinstance(entry_type, wasmtime.FuncType)
-                and not entry_type.params and not entry_type.results):
-            raise wasmtime.WasmtimeError(f"the runtime exports no {self._entry}() -> ()")
+        if not (isinstance(entry_type, wasmtime.FuncType) and not entry_type.params
+                and [str(t) for t in entry_type.results] in ([], ["i32"])):
+            raise wasmtime.WasmtimeError(f"the runtime exports no {self._entry}() -> () "
+                                         "or -> (i32)")
+        #: Whether the entry returns the exit status of a request that came back to rest.
+        self.entry_returns_status = bool(entry_type.results)
+        #: Where a run's request goes in the guest's memory (`sandbox_request`, read by the
+        #: resume entry), found at the first instantiation; None: unknown or none (the
+        #: request then comes on stdin).
+        self.request_address: int | None = None
+        self._has_request_area = any(e.name == REQUEST_AREA_EXPORT for e in module.exports)
         host.register(self)
 
     def check_memory_cap(self, memory_cap_bytes: int) -> None:
@@ -282,6 +295,13 @@ class GuestProgram(Closeable):
         memory = exported_memory if isinstance(exported_memory, wasmtime.Memory) else None
         entry = exports[self._entry]
         assert isinstance(entry, wasmtime.Func)
+        if self._has_request_area and self.request_address is None:
+            area = exports[REQUEST_AREA_EXPORT]
+            # A data symbol's export: an immutable i32 global holding its address, the same
+            # in every instance of the module.
+            if isinstance(area, wasmtime.Global) and str(area.type(store).content) == "i32" \
+                    and not area.type(store).mutable:
+                self.request_address = int(area.value(store))
         return memory, entry
 
 
@@ -355,16 +375,17 @@ class LiveInstance(Closeable):
             if phases.metered:
                 self.store.set_fuel(phases.first_fuel)
             self.store.set_epoch_deadline(epoch_deadline(phases.first_timeout_ms))
-            _reset_run_state(payload, phases, (stdout, stderr), self.fs, tools, network,
-                             interrupt, stdin)
             self.start()
+            left_in_memory = self._leave_request(payload)
+            _reset_run_state(b"" if left_in_memory else payload, phases, (stdout, stderr),
+                             self.fs, tools, network, interrupt, stdin)
             # Host functions use this handle with their Caller (same store) instead of
             # looking the export up on every call.
             run_state.memory = self.memory
             if self.memory is not None:
                 outcome.initial_memory_bytes = self.memory.size(self.store) * WASM_PAGE
             assert self._entry is not None
-            _enter(self._entry, self.store, outcome)
+            _enter(self._entry, self.store, outcome, self.program.entry_returns_status)
         except wasmtime.WasmtimeError as error:
             outcome.host_error = str(error).splitlines()[0][:300]
         finally:
@@ -381,6 +402,21 @@ class LiveInstance(Closeable):
         if network is not None:
             outcome.network_calls = list(network.calls)
         return outcome
+
+    def _leave_request(self, payload: bytes) -> bool:
+        """Write `payload` where the resume entry takes the request from (`sandbox_request`:
+        a 4-byte little-endian length, then the bytes), which saves the guest the host call
+        of reading it from stdin. False when the runtime has no such area or the request
+        does not fit in it: the request then comes on stdin."""
+        address = self.program.request_address
+        if address is None or self.memory is None or not 0 < len(payload) <= REQUEST_AREA_BYTES:
+            return False
+        if address + 4 + len(payload) > self.memory.data_len(self.store):
+            return False
+        base = memory_address(self.memory, self.store)
+        ctypes.memmove(base + address + 4, payload, len(payload))
+        ctypes.memmove(base + address, len(payload).to_bytes(4, "little"), 4)
+        return True
 
     def _release(self) -> None:
         """Free the Store (the instance and its memory)."""
@@ -442,11 +478,14 @@ def _reset_run_state(
     run_state.closed = set()
 
 
-def _enter(entry: wasmtime.Func, store: wasmtime.Store, outcome: GuestOutcome) -> None:
-    """Run the guest's entry point and record how it ended."""
+def _enter(entry: wasmtime.Func, store: wasmtime.Store, outcome: GuestOutcome,
+           returns_status: bool) -> None:
+    """Run the guest's entry point and record how it ended (`returns_status`: the entry
+    returns the exit status of a request that came back to rest)."""
     try:
-        call_entry(entry, store)
-        outcome.exit_code = 0
+        status = call_entry(entry, store, returns=returns_status)
+        outcome.exit_code = status or 0
+        outcome.status_record = status
         outcome.at_rest = True
     except wasmtime.Trap as trap:
         classify_trap(outcome, trap)
@@ -495,10 +534,7 @@ def _collect_output(
     outcome.stdout_bytes, outcome.stderr_bytes = stdout.total, stderr.total
     outcome.error_record = stderr.error_record
     outcome.findings_record = stderr.findings_record
-    outcome.status_record = stderr.status_record
     outcome.value_record = stderr.value_record
-    if outcome.at_rest and outcome.trap is None and stderr.status_record is not None:
-        outcome.exit_code = stderr.status_record
     outcome.audit_answer = stdout.audit_answer
     outcome.answer_too_large = stdout.answer_too_large
     if stdout.answer_at is not None:

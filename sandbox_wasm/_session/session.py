@@ -519,8 +519,8 @@ class Session(Closeable):
 
 def _came_to_rest(outcome: GuestOutcome) -> bool:
     """Whether the guest finished the request and returned to rest (its state is sound):
-    the entry returned, which no guest code can fake (a status record it writes itself
-    before os._exit does not count)."""
+    the entry returned the request's exit status, which no guest code can fake (what it
+    writes before os._exit does not count)."""
     return outcome.host_error is None and outcome.trap is None and outcome.at_rest \
         and outcome.status_record is not None
 

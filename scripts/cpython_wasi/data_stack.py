@@ -185,12 +185,14 @@ PANDAS_MESON_OPTIONS = ["--buildtype=release", "-Db_ndebug=if-release",
                         "-Dpython.bytecompile=-1"]
 # numpy's test-only extension modules are not linked (their tests are not shipped either).
 LINK_EXCLUDE = re.compile(r"_tests$|^numpy\._core\._simd$")
-# Of python-data-sandbox.wasm: the 8 MiB stack + its static data, 18,379,952 bytes in all
-# with numpy 2.4.6, pandas 3.0.6, the plotting stack, scipy and scikit-learn (14,691,696
-# before scipy and scikit-learn; wasm-ld says how much is needed when this is too small; the
-# lean runtime needs ~11.5 MB). The snapshot's memory is what the init run used.
-DATA_INITIAL_MEMORY = 18 * 1024 * 1024
-REACTOR_EXPORTS = ["-Wl,--export=sandbox_init", "-Wl,--export=sandbox_resume"]
+# Of python-data-sandbox.wasm: the 8 MiB stack + its static data, 18,901,296 bytes in all
+# with numpy 2.4.6, pandas 3.0.6, the plotting stack, scipy and scikit-learn and the 64 KiB
+# request area (14,691,696 before scipy and scikit-learn; wasm-ld says how much is needed
+# when this is too small; the lean runtime needs ~11.5 MB). The snapshot's memory is what
+# the init run used.
+DATA_INITIAL_MEMORY = 19 * 1024 * 1024
+REACTOR_EXPORTS = ["-Wl,--export=sandbox_init", "-Wl,--export=sandbox_resume",
+                   "-Wl,--export=sandbox_request"]
 # As the lean reactor (build.SANDBOX_MK): deterministic entropy and clock during the init.
 REACTOR_WRAPS = ["-Wl,--wrap=__wasi_random_get", "-Wl,--wrap=__wasi_clock_time_get"]
 # wasi-libc's printf/scanf without long double abort on it; numpy's longdouble needs them.
@@ -893,7 +895,7 @@ def stage_data_link(ctx: build.Ctx) -> None:
     out = fresh_dir(ctx, "data-link")
     wasm = data_link(ctx, out, reactor=True)
     exports = wasm_exports(wasm)
-    if not {"sandbox_init", "sandbox_resume", "memory"} <= set(exports):
+    if not {"sandbox_init", "sandbox_resume", "sandbox_request", "memory"} <= set(exports):
         raise BuildError(f"data-link: the reactor exports {exports}")
     if "atomics" in wasm_target_features(wasm):
         # Its thread_locals would be misplaced by wasm-ld (see data/ccwrap.py's -pthread).

@@ -11,11 +11,17 @@
  *                   "--snapshot-init"] and the guest bootstrap runs as __main__ as
  *                   `python -c <source> --snapshot-init` would run it. Finally the preopen
  *                   table is reset, so the snapshot holds no trace of /init.
- *   sandbox_resume  The entry of every run of the snapshot: calls serve() of __main__ and
- *                   returns when serve() does (the instance is then at rest: every C frame
- *                   has returned, so __stack_pointer is back where it started), proc_exit(1)
- *                   if it raises. A host that sees the entry return knows the guest came
- *                   back to rest: no guest code can make a trap or os._exit look like it.
+ *   sandbox_resume  The entry of every run of the snapshot: calls serve() of __main__ with
+ *                   the request the host put in `sandbox_request` (or none: serve() reads it
+ *                   from stdin) and returns serve()'s result, the request's exit status,
+ *                   when serve() returns (the instance is then at rest: every C frame has
+ *                   returned, so __stack_pointer is back where it started); proc_exit(1) if
+ *                   it raises. A host that sees the entry return knows the guest came back
+ *                   to rest, and its status: no guest code can make a trap or os._exit look
+ *                   like it.
+ *   sandbox_request A data export (wasm-ld exports its address as a global): where the host
+ *                   writes the next run's request before entering sandbox_resume, which
+ *                   saves the run the host call of reading it from stdin.
  *
  * While sandbox_init runs, random_get and clock_time_get are answered deterministically
  * (the link wraps wasi-libc's __wasi_random_get / __wasi_clock_time_get), so two builds of
@@ -363,12 +369,48 @@ __attribute__((export_name("sandbox_init"))) void sandbox_init(void) {
     sandbox_in_init = 0;
 }
 
-__attribute__((export_name("sandbox_resume"))) void sandbox_resume(void) {
+/* The next run's request, written by the host: `length` bytes (at most the capacity) of
+ * `bytes`; 0 when the host wrote none (a longer request comes on stdin). Exported by the
+ * link (-Wl,--export=sandbox_request). */
+#define SANDBOX_REQUEST_CAPACITY (64 * 1024)
+struct sandbox_request {
+    uint32_t length;
+    char bytes[SANDBOX_REQUEST_CAPACITY];
+};
+__attribute__((used)) struct sandbox_request sandbox_request;
+
+/* The request the host left in `sandbox_request` (taken: the next run starts without one),
+ * Py_None when it left none, NULL (an exception set) when it cannot be made. */
+static PyObject *take_request(void) {
+    uint32_t length = sandbox_request.length;
+    sandbox_request.length = 0;
+    if (length == 0) {
+        return Py_NewRef(Py_None);
+    }
+    if (length > SANDBOX_REQUEST_CAPACITY) {
+        PyErr_SetString(PyExc_ValueError, "sandbox_request: length over its capacity");
+        return NULL;
+    }
+    return PyBytes_FromStringAndSize(sandbox_request.bytes, length);
+}
+
+__attribute__((export_name("sandbox_resume"))) int sandbox_resume(void) {
     PyObject *main_module = PyImport_AddModule("__main__"); /* borrowed */
     PyObject *serve = main_module ? PyObject_GetAttrString(main_module, "serve") : NULL;
-    PyObject *result = serve ? PyObject_CallNoArgs(serve) : NULL;
+    PyObject *request = serve ? take_request() : NULL;
+    PyObject *result = request ? PyObject_CallOneArg(serve, request) : NULL;
+    Py_XDECREF(request);
     Py_XDECREF(serve);
     int code = 0;
+    /* serve() returns the request's exit status (0-255) when it comes to rest. */
+    int status = 0;
+    if (result != NULL && PyLong_Check(result)) {
+        long value = PyLong_AsLong(result);
+        if (value == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+        }
+        status = (int)(value & 0xFF);
+    }
     if (result == NULL) {
         code = 1;
         if (PyErr_ExceptionMatches(PyExc_SystemExit)) {
@@ -391,4 +433,5 @@ __attribute__((export_name("sandbox_resume"))) void sandbox_resume(void) {
     }
     /* Returning, not proc_exit(0): no trap (wasmtime would capture a backtrace for it), and
      * the host can tell a request that came back to rest from one that exited. */
+    return status;
 }

@@ -4,8 +4,10 @@ reused instance must be indistinguishable from a fresh one, byte for byte."""
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from instance_memory import memory_of
@@ -14,10 +16,13 @@ import sandbox_wasm as sw
 from sandbox_wasm._host.memory import SHRINK_AFTER
 from sandbox_wasm._host.program import (
     MAX_RESET_BYTES,
+    REQUEST_AREA_BYTES,
     RESET_BUDGET_SHARE,
     GuestProgram,
     LiveInstance,
 )
+
+ENTRY_C = Path(__file__).resolve().parents[2] / "scripts" / "cpython_wasi" / "sandbox_entry.c"
 
 
 @pytest.fixture
@@ -146,6 +151,41 @@ def test_small_runs_after_a_big_one_give_its_pages_back() -> None:
         assert memory_of(instance) == program.fresh_image()
         assert box.execute(CHART).stdout == "drawn\n"
         assert memory_of(instance) == program.fresh_image()
+
+
+def test_the_request_area_is_the_entry_s_own() -> None:
+    # The host's idea of the area's capacity is the C entry's.
+    match = re.search(r"#define SANDBOX_REQUEST_CAPACITY \((\d+) \* (\d+)\)",
+                      ENTRY_C.read_text())
+    assert match is not None
+    assert int(match.group(1)) * int(match.group(2)) == REQUEST_AREA_BYTES
+
+
+@pytest.mark.parametrize("runtime", ["cpython313", "python-data"])
+def test_requests_are_left_in_memory_and_longer_ones_come_on_stdin(
+    runtime: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    left: list[bool] = []
+    leave = LiveInstance._leave_request
+
+    def spy(instance: LiveInstance, payload: bytes) -> bool:
+        left.append(leave(instance, payload))
+        return left[-1]
+
+    monkeypatch.setattr(LiveInstance, "_leave_request", spy)
+    limits = sw.Limits(max_source_bytes=2 * REQUEST_AREA_BYTES)
+    with sw.Sandbox(python_runtime=runtime) as box:
+        assert program_of(box).entry_returns_status
+        for size in (0, REQUEST_AREA_BYTES - 200, REQUEST_AREA_BYTES + 10):
+            code = f"text = '{'a' * size}'\nimport sys\nprint(len(text), sys.stdin.read())"
+            result = box.execute(code, stdin="the user's stdin", limits=limits)
+            assert result.stdout == f"{size} the user's stdin\n", result.error
+            # The status comes back with the entry's return, at rest: the instance stays.
+            failed = box.execute("import sys\nsys.exit(5)")
+            assert failed.exit_code == 5 and failed.status == "failed"
+            assert len(idle_instances(box)) == 1
+        assert program_of(box).request_address
+    assert left == [True, True, True, True, False, True]
 
 
 def test_a_forged_rest_record_does_not_count(box: sw.Sandbox) -> None:
