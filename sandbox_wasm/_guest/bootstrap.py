@@ -1913,6 +1913,35 @@ PACKAGE_FINDER_SOURCE = "/init/package_finder.py"
 IMAGE_POLICY_SUFFIX = b"+image"
 
 
+def _discard(*_args):
+    """What the serving warm-up writes and runs at exit: nothing."""
+
+
+def _warm_up_serving(rounds=4):
+    """At snapshot init: serve a few one-shot requests that come back to rest (fresh and
+    already audited, under both built-in policies), with their output and the atexit
+    handlers left out, so that the adaptive instructions of every run's path are
+    specialised in the snapshot: unspecialised, each run would execute their generic forms
+    and write their counters, and so their code objects' pages, again."""
+    global _write_all
+    import atexit as _atexit_module
+
+    main, argv, write_all = sys.modules["__main__"], list(sys.argv), _write_all
+    run_exitfuncs = _atexit_module._run_exitfuncs
+    _write_all = _discard  # the answer goes nowhere
+    _atexit_module._run_exitfuncs = _discard
+    try:
+        for _ in range(rounds):
+            for policy in (b"@balanced:enforce", b"@strict:enforce"):
+                for mode in (MODE_EXEC + b" " + REST_OPTION,
+                             MODE_EXEC + b" " + REST_OPTION + b" " + KNOWN_OPTION):
+                    if serve(mode + b"\n" + policy + b"\npass\n") != 0:
+                        raise SystemExit("the serving warm-up failed")
+    finally:
+        _write_all, _atexit_module._run_exitfuncs = write_all, run_exitfuncs
+        sys.modules["__main__"], sys.argv[:] = main, argv
+
+
 def _read_init_file(path):
     """The bytes of an /init file, or None when it is absent. os.read, not open(): open()
     stats the file, and its time stamps would stay in the snapshot's freed memory (every
@@ -1999,6 +2028,7 @@ if __name__ == "__main__" and sys.argv[1:] == ["--snapshot-init"]:
         for _policy in (b"@strict:enforce", b"@balanced:enforce"):
             if b'"facts"' not in _judge(_WARM_UP_SOURCE, _tables_for(_policy))[0]:
                 raise SystemExit("the warm-up source does not parse")
+    _warm_up_serving()
     # Frozen objects are never scanned again: without this, the first collection of every
     # run walks the whole start-up heap.
     gc.collect()
