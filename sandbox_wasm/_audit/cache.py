@@ -3,7 +3,11 @@ retried snippet, a batch of one script, a session's `x += 1`) is not listed and 
 
 A run's audit answer depends on nothing but the source, the policy's tables and the runtime
 that parsed it, so an answer is kept under (runtime SHA-256, policy line, policy name,
-source). Only answers that let the code run are kept: the guest and the host both judged
+source, scope). The scope is empty for answers given by an interpreter no user code has run
+in (a one-shot run's, a new session's first call's), which serve every run; a session's
+later calls give theirs in an interpreter its own code has run in, which code a policy lets
+reach the bootstrap could make lie, so theirs are kept under the session's id and serve that
+session alone. Only answers that let the code run are kept: the guest and the host both judged
 the facts and agreed, the source compiled, and every construct was listed. On a hit the
 host sends the request with the `known` option: the guest parses and compiles the source
 without listing its facts again, and the host reports the audit it already holds. Nothing
@@ -34,8 +38,8 @@ MAX_ANSWER_BYTES = 64 * 2**10
 ANSWER_WEIGHT = 8
 ENABLED = os.environ.get("SANDBOX_WASM_AUDIT_CACHE") != "0"
 
-#: (runtime SHA-256, policy line, policy name, source)
-AuditKey = tuple[str, bytes, str, str]
+#: (runtime SHA-256, policy line, policy name, source, scope: "" or a session's id)
+AuditKey = tuple[str, bytes, str, str, str]
 
 
 @dataclass(frozen=True)
@@ -106,11 +110,17 @@ class AuditCache:
 AUDIT_CACHE = AuditCache()
 
 
-def look_up(runtime_sha256: str, policy_line: bytes, policy_name: str,
-            source: str) -> tuple[AuditKey | None, KnownAudit | None]:
+def look_up(runtime_sha256: str, policy_line: bytes, policy_name: str, source: str,
+            scope: str = "") -> tuple[AuditKey | None, KnownAudit | None]:
     """A run's cache key (None when the cache is off) and the audit kept under it (None: not
-    kept; the run's answer is then judged and, if it qualifies, kept under the key)."""
+    kept; the run's answer is then judged and, if it qualifies, kept under the key). With a
+    `scope` (a session whose own code has run), the answers of pristine interpreters are
+    looked at first; the key is the scoped one unless one of those is found."""
     if not ENABLED:
         return None, None
-    key = (runtime_sha256, policy_line, policy_name, source)
-    return key, AUDIT_CACHE.lookup(key)
+    key = (runtime_sha256, policy_line, policy_name, source, "")
+    known = AUDIT_CACHE.lookup(key)
+    if known is None and scope:
+        key = (*key[:4], scope)
+        known = AUDIT_CACHE.lookup(key)
+    return key, known

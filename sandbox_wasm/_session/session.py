@@ -167,6 +167,9 @@ class Session(Closeable):
         #: were write-protected: protected pages read as swapped).
         self._pagemap_trusted = True
         self._instance = self._new_instance(_image.state if _image else None)
+        #: Whether user code may have run in the instance's interpreter (a restored
+        #: snapshot's did): its audit answers are then the session's own (`look_up`).
+        self._user_code_ran = _image is not None
         if _image is not None:
             self.calls = _image.calls
         if on_trap == "rollback":
@@ -269,12 +272,15 @@ class Session(Closeable):
         inputs = coerce_files(files, effective.max_input_bytes)
         offered = self.tools if tools is None else build_tools(tools)
         allowed = self.network if network is None else resolve_network(network)
-        cache_key, known = look_up(self._program.runtime.sha256, self._policy_line,
-                                   self.policy.name, source)
-        payload = request_payload(MODE_SESSION, offered, self._policy_line, source,
-                                  known=known is not None)
         with self._lock:
             self._check_open()
+            # Once the session's own code has run in its interpreter, the answers it gives
+            # are kept for this session alone (`_audit/cache.py`).
+            cache_key, known = look_up(self._program.runtime.sha256, self._policy_line,
+                                       self.policy.name, source,
+                                       scope=self.id if self._user_code_ran else "")
+            payload = request_payload(MODE_SESSION, offered, self._policy_line, source,
+                                      known=known is not None)
             # Calls coming this close together take their checkpoints themselves (below).
             back_to_back = time.monotonic() - self.last_used < BACK_TO_BACK_S
             self._settle()
@@ -301,6 +307,7 @@ class Session(Closeable):
                 except ValueError as error:
                     raise InvalidRequestError(str(error), field=f"files.{name}") from None
             self.calls += 1
+            self._user_code_ran = True
             builder = ResultBuilder("python", effective, self._program.runtime)
             self._running = cancel if cancel is not None else threading.Event()
             forward = None if on_output is None else OutputForwarder(on_output, self._running)

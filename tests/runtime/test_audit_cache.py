@@ -107,20 +107,20 @@ def test_the_cache_keeps_to_its_budget() -> None:
     report = AuditReport(syntax_valid=True, safety_verdict="safe", policy="balanced")
     cache = AuditCache(max_entries=3, max_bytes=10_000)
     for i in range(5):
-        cache.remember(("rt", b"@balanced:enforce", "balanced", f"print({i})"),
+        cache.remember(("rt", b"@balanced:enforce", "balanced", f"print({i})", ""),
                        {"facts": [], "ran": True}, report, 100)
     assert len(cache) == 3
-    assert cache.lookup(("rt", b"@balanced:enforce", "balanced", "print(0)")) is None
-    assert cache.lookup(("rt", b"@balanced:enforce", "balanced", "print(4)")) is not None
+    assert cache.lookup(("rt", b"@balanced:enforce", "balanced", "print(0)", "")) is None
+    assert cache.lookup(("rt", b"@balanced:enforce", "balanced", "print(4)", "")) is not None
     # By bytes: each entry costs its source and ANSWER_WEIGHT bytes per byte of answer.
     small = AuditCache(max_entries=100, max_bytes=3 * (ANSWER_WEIGHT * 100 + 30))
     for i in range(10):
-        small.remember(("rt", b"line", "p", f"print({i})"), {"facts": []}, report, 100)
+        small.remember(("rt", b"line", "p", f"print({i})", ""), {"facts": []}, report, 100)
     assert len(small) <= 3 and small.stored_bytes <= small.max_bytes
     # An answer over MAX_ANSWER_BYTES, or a source over the whole budget, is not kept.
     small.clear()
-    small.remember(("rt", b"line", "p", "x"), {"facts": []}, report, 10 * 2**20)
-    small.remember(("rt", b"line", "p", "y" * 10_000), {"facts": []}, report, 10)
+    small.remember(("rt", b"line", "p", "x", ""), {"facts": []}, report, 10 * 2**20)
+    small.remember(("rt", b"line", "p", "y" * 10_000, ""), {"facts": []}, report, 10)
     assert len(small) == 0 and small.stored_bytes == 0
 
 

@@ -508,3 +508,30 @@ def test_a_checkpoint_that_cannot_be_rebuilt_closes_the_session_cleanly(
         assert session.closed
         with pytest.raises(sw.SessionClosedError):
             session.execute("print(x)")
+
+
+# A source with a construct every policy flags (never reached, so only the audit sees it),
+# and a session call that makes its own interpreter's audit answer nothing from then on
+# (report mode lets it reach the bootstrap).
+FLAGGED_SOURCE = "if False:\n    import socket\nprint('ran')\n"
+FORGE_ANSWERS = (
+    "import sys\n"
+    "boot = sys._getframe(1).f_globals\n"
+    "compile_only = boot['_code_to_run']\n"
+    "boot['_facts'] = lambda source: ({'facts': []}, compile_only(source))\n"
+)
+
+
+def test_a_session_cannot_forge_the_audit_other_runs_get(box: sw.Sandbox) -> None:
+    # Audit answers are cached for the whole process; those a session's interpreter gives
+    # after its own code ran stay the session's (`_audit/cache.py`).
+    with open_session(box, sw.REPORT_ONLY_POLICY) as session:
+        assert session.execute(FORGE_ANSWERS).status == "succeeded"
+        forged = session.execute(FLAGGED_SOURCE)
+        assert forged.stdout == "ran\n" and forged.audit.flagged_calls == []
+        again = session.execute(FLAGGED_SOURCE)
+        assert again.audit.flagged_calls == []  # the session's own answer, from the cache
+    for run in (box.execute(FLAGGED_SOURCE, policy=sw.REPORT_ONLY_POLICY),
+                sw.Session(sandbox=box, policy=sw.REPORT_ONLY_POLICY).execute(FLAGGED_SOURCE)):
+        assert run.stdout == "ran\n"
+        assert [finding.name for finding in run.audit.flagged_calls] == ["socket"], run.audit
