@@ -1,6 +1,7 @@
 """The overhead of one host-tool call from the guest (round trip with small JSON): a run
-making N calls of a trivial tool against a run making N calls of the same function defined
-in the guest, interleaved in one process (these machines are noisy: compare within a run).
+making N calls of a trivial tool (sync through a worker thread, sync inline on the guest's
+thread, async) against a run making N calls of the same function defined in the guest,
+interleaved in one process (these machines are noisy: compare within a run).
 
     .venv/bin/python benchmarks/tools.py [--quick]
 
@@ -34,6 +35,7 @@ async def aping(value: int, label: str = "x") -> dict[str, object]:
 LOCAL = ("def ping(value, label='x'):\n    return {'value': value, 'label': label}\n"
          f"for i in range({CALLS}):\n    ping(i, label='y')\n")
 SYNC = f"import tools\nfor i in range({CALLS}):\n    tools.ping(i, label='y')\n"
+INLINE = f"import tools\nfor i in range({CALLS}):\n    tools.iping(i, label='y')\n"
 ASYNC = f"import tools\nfor i in range({CALLS}):\n    tools.aping(i, label='y')\n"
 
 
@@ -41,10 +43,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run (10 rounds)")
     rounds = 10 if parser.parse_args().quick else 60
-    box = sw.Sandbox(python_runtime="cpython313", tools=[ping, aping],
+    box = sw.Sandbox(python_runtime="cpython313",
+                     tools=[ping, aping, sw.tool(ping, name="iping", inline=True)],
                      limits=sw.Limits(max_tool_calls=CALLS))
     cases = {"in-guest function (baseline)": LOCAL, "sync host tool": SYNC,
-             "async host tool": ASYNC}
+             "sync host tool, inline": INLINE, "async host tool": ASYNC}
     samples: dict[str, list[float]] = {name: [] for name in cases}
     for code in cases.values():
         assert box.execute(code).ok

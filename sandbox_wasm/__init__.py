@@ -39,6 +39,7 @@ from ._models import (
     ToolCall,
 )
 from ._sandbox import Sandbox, audit, execute
+from ._tools import Tool, tool
 
 if typing.TYPE_CHECKING:
     from ._network.policy import NetworkPolicy, NetworkRule
@@ -101,9 +102,11 @@ __all__ = [
     "SourceTooLargeError",
     "Status",
     "TimeoutProfile",
+    "Tool",
     "ToolCall",
     "__version__",
     "audit",
     "execute",
     "execute_many",
+    "tool",
 ]

@@ -32,7 +32,7 @@ from .._fs.tree import MemoryFS
 from .._lifetime import Closeable
 from .._models import MIB, Limits
 from .._runtimes.artifacts import RuntimeFile
-from .._tools import ToolChannel
+from .._tools import ToolChannel, in_inline_tool
 from .calls import call_entry, watch_epochs
 from .engine import EngineHost
 from .hostcall import on_epoch, run_state
@@ -358,6 +358,10 @@ class LiveInstance(Closeable):
         or the reads of a `StdinStream` as the code makes them. `on_output(stream, text)`
         is called on this thread with the user's output as the guest writes it (what the
         caps keep, in the order written)."""
+        if in_inline_tool():
+            # This thread's run state is the calling run's, which the tool returns to.
+            raise RuntimeError("an inline tool cannot start a sandbox run on the thread of "
+                               "the run that called it: offer it without inline=True")
         stdout = CappedOutput(limits.max_stdout_bytes, audit_answer=audit_budget is not None,
                               relay=on_output and text_relay("stdout", on_output))
         stderr = CappedOutput(limits.max_stderr_bytes, error_channel=True,

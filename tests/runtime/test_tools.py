@@ -365,3 +365,74 @@ def test_a_session_call_without_tools_says_so(box: sw.Sandbox) -> None:
         )
         assert later.stdout == ("async_double(): no host tools are offered in this call\n"
                                 "no module\n")
+
+
+INLINE_TOOLS = [sw.tool(lookup, inline=True), sw.tool(price, inline=True),
+                sw.tool(failing, inline=True), sw.tool(gather, name="collect", inline=True)]
+
+
+def test_inline_tools_answer_as_worker_thread_tools_do(box: sw.Sandbox) -> None:
+    script = (
+        "import json, tools\n"
+        "print(tools.price(tools.lookup('A1')['price'], 3, discount=0.1))\n"
+        "print(json.dumps(tools.collect(1, 2, scale=2, unit='kg')))\n"
+        "print(tools.price.__doc__, tools.collect.__name__)\n"
+        "for call in (lambda: tools.price('many'), lambda: tools.price(1, colour='red'),\n"
+        "             lambda: tools.failing('key'), lambda: tools.failing('custom')):\n"
+        "    try:\n"
+        "        call()\n"
+        "    except Exception as exc:\n"
+        "        print(type(exc).__name__, '|', str(exc)[:40])\n"
+    )
+    inline = run(box, script, tools=INLINE_TOOLS)
+    threaded = run(box, script, tools=[lookup, price, failing, sw.tool(gather, name="collect")])
+    assert inline.stdout == threaded.stdout
+    assert inline.stdout.splitlines()[:3] == [
+        "6.75", '{"values": [1, 2], "scale": 2, "labels": {"unit": "kg"}}',
+        "Total price of `qty` units, after a discount. collect"]
+    assert [(c.name, c.ok, c.error) for c in inline.tool_calls] == [
+        (c.name, c.ok, c.error) for c in threaded.tool_calls]
+    assert "<path>" in inline.stdout and "/srv" not in inline.model_dump_json()
+
+
+def test_inline_tools_keep_the_run_s_limits(box: sw.Sandbox) -> None:
+    capped = run(box, "import tools\ndone = 0\ntry:\n    while True:\n"
+                 "        tools.price(1)\n        done += 1\nexcept RuntimeError as exc:\n"
+                 "    print(done, exc)\n", tools=INLINE_TOOLS, limits={"max_tool_calls": 3})
+    assert capped.stdout == "3 this run may call tools at most 3 times\n"
+
+    def nap(seconds: float) -> str:
+        time.sleep(seconds)
+        return "awake"
+
+    # Nothing stops an inline tool: the deadline is checked when it returns.
+    started = time.monotonic()
+    late = box.execute("import tools\nprint(tools.nap(0.8))\nprint('after')",
+                       tools=[sw.tool(nap, inline=True)], timeout_ms=300)
+    assert late.status == "timeout" and "after" not in late.stdout
+    assert 0.8 <= time.monotonic() - started < 3
+    assert box.execute("print('next')").stdout == "next\n"
+
+
+def test_an_inline_tool_cannot_run_the_sandbox_on_its_callers_thread(box: sw.Sandbox) -> None:
+    inner = sw.Sandbox(python_runtime="cpython313")
+
+    def compute(expression: str) -> str:
+        return inner.execute(f"print({expression})").stdout.strip()
+
+    result = run(box, "import tools\ntry:\n    tools.compute('6 * 7')\n"
+                 "except RuntimeError as exc:\n    print(exc)\nprint(tools.compute.__name__)",
+                 tools=[sw.tool(compute, inline=True)])
+    assert result.stdout.startswith("an inline tool cannot start a sandbox run")
+    # The run that called it is whole, and so are the next ones, here and in `inner`.
+    assert result.stdout.endswith("compute\n")
+    assert inner.execute("print(1)").stdout == "1\n"
+    assert box.execute("print(2)").stdout == "2\n"
+    inner.close()
+
+
+def test_an_async_tool_cannot_be_inline() -> None:
+    with pytest.raises(sw.InvalidRequestError, match="only a sync tool can be inline"):
+        sw.tool(async_double, inline=True)
+    made = sw.tool(async_double, name="twice")
+    assert (made.name, made.inline, made.is_async) == ("twice", False, True)

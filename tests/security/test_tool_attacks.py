@@ -308,3 +308,53 @@ def test_hung_calls_hold_at_most_their_tools_share_of_host_threads(
     while _tools._threads.held_by(blocker) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert _tools._threads.held_by(blocker) == 0  # every slot given back when they returned
+
+
+# Inline tools (`sw.tool(..., inline=True)`) run on the thread running the guest.
+INLINE = [sw.tool(echo, inline=True), sw.tool(exits, inline=True),
+          sw.tool(secret_holder, inline=True)]
+
+
+def test_inline_tools_take_the_same_attacks(box: sw.Sandbox) -> None:
+    hits.clear()
+    forged = box.execute(_RAW + (
+        "for payload in (b'{\"tool\": \"exec\", \"args\": [], \"kwargs\": {}}', b'not json',\n"
+        "                b'{\"tool\": \"echo\", \"args\": [], \"kwargs\": {\"text\": 5}}'):\n"
+        "    print(raw(payload)['error']['type'])\n"
+        "print(raw(b'{\"tool\": \"echo\", \"args\": [\"ok\"], \"kwargs\": {}}')['result'])\n"
+    ), policy=sw.REPORT_ONLY_POLICY, tools=INLINE)
+    assert forged.stdout.splitlines() == ["NameError", "ValueError", "ValueError", "ok"]
+    assert hits == ["ok"]
+    flood = box.execute("import tools\ncount = 0\ntry:\n    while True:\n"
+                        "        tools.echo('a')\n        count += 1\nexcept RuntimeError:\n"
+                        "    print(count)\n", tools=INLINE)
+    assert flood.stdout == "100\n"
+    # A tool's exit or interrupt reaches the guest as a failure; the host thread, which is
+    # the guest's own here, goes on.
+    exited = box.execute("import tools\nfor how in ('exit', 'interrupt'):\n    try:\n"
+                         "        tools.exits(how)\n    except Exception as exc:\n"
+                         "        print(type(exc).__name__)\nprint(tools.secret_holder.__name__)\n"
+                         "try:\n    tools.secret_holder()\nexcept PermissionError as exc:\n"
+                         "    print(exc)\n", tools=INLINE)
+    assert exited.stdout.splitlines()[:3] == ["ToolError", "ToolError", "secret_holder"]
+    assert CANARY not in exited.stdout and "/home/ops" not in exited.stdout
+
+
+def test_a_nested_run_from_an_inline_tool_is_refused_not_a_crash(box: sw.Sandbox) -> None:
+    # A run started on the thread of the run that called the tool would take over that
+    # thread's run state: wasmtime then aborts the whole process ("object used with the
+    # wrong store"). The tool gets a RuntimeError instead, which the guest sees.
+    def nested_run(code: str) -> str:
+        return sw.execute(code).stdout
+
+    def nested_session(code: str) -> str:
+        with sw.Session() as session:
+            return session.execute(code).stdout
+
+    for tool in (nested_run, nested_session):
+        result = box.execute("import tools\ntry:\n    tools." + tool.__name__ + "('print(1)')\n"
+                             "except RuntimeError as exc:\n    print(exc)\n",
+                             tools=[sw.tool(tool, inline=True)])
+        assert result.stdout.startswith("an inline tool cannot start a sandbox run"), \
+            result.error
+    assert sw.execute("print(3)").stdout == "3\n"
