@@ -126,7 +126,7 @@ def tool(function: Callable[..., Any], *, name: str | None = None,
     thread and back (~0.1 ms a call on a 2-core VM): for tools that answer at once and never
     block (lookups in memory, arithmetic). Nothing can stop it while it runs: no
     `tool_timeout_ms`, no interrupt, and the run's deadline is checked when it returns (the
-    run then ends as timed out). It cannot run sandbox code itself (RuntimeError in the
+    run then ends as timed out). A sandbox run it starts is refused (RuntimeError in the
     guest). Async functions cannot be inline (InvalidRequestError)."""
     made = tool_from_callable(function, name)
     if inline:
@@ -214,18 +214,6 @@ class _Loop:
 
 _loop = _Loop()
 
-
-class _InlineCalls(threading.local):
-    #: How many inline tool calls this thread is inside.
-    depth = 0
-
-
-inline_calls = _InlineCalls()
-
-
-def in_inline_tool() -> bool:
-    """Whether this thread is running an inline tool for the guest it runs."""
-    return inline_calls.depth > 0
 # Sync tools run here, never on the thread that runs the guest: a tool that itself runs a
 # sandbox execution gets a thread (and per-run state) of its own.
 WORKER_THREADS = 32
@@ -432,10 +420,8 @@ class ToolChannel:
 
     def _run_inline(self, tool: Tool, args: list[Any], kwargs: dict[str, Any]
                     ) -> dict[str, Any]:
-        """Run a sync tool on this thread (the one running the guest), marked so that the
-        tool cannot start a sandbox run of its own here: that run would take this thread's
-        run state (`hostcall.run_state`) from the run that called it."""
-        inline_calls.depth += 1
+        """Run a sync tool on this thread, the one running the guest (a sandbox run the
+        tool starts here is refused: `LiveInstance.call`)."""
         try:
             value = _call_sync(tool.function, args, kwargs)
         except _ToolExit as error:
@@ -444,8 +430,6 @@ class ToolChannel:
             return _error("ValueError", f"{tool.name}(): " + _validation_message(error))
         except Exception as error:  # the tool's own failure, by type name and message
             return _error(type(error).__name__, _message(error))
-        finally:
-            inline_calls.depth -= 1
         return _answer(tool, value, self.limits.max_bytes)
 
 

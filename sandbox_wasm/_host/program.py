@@ -32,7 +32,7 @@ from .._fs.tree import MemoryFS
 from .._lifetime import Closeable
 from .._models import MIB, Limits
 from .._runtimes.artifacts import RuntimeFile
-from .._tools import ToolChannel, in_inline_tool
+from .._tools import ToolChannel
 from .calls import call_entry, watch_epochs
 from .engine import EngineHost
 from .hostcall import on_epoch, run_state
@@ -68,6 +68,16 @@ SMALL_RUN_FUEL = 20_000_000
 REUSE_INSTANCES = os.environ.get("SANDBOX_WASM_REUSE_INSTANCES") != "0"
 #: The runtime's export of the area a run's request is left in, and the most bytes it takes
 #: (sandbox_entry.c's SANDBOX_REQUEST_CAPACITY; a longer request comes on stdin).
+NESTED_RUN_MESSAGE = ("a sandbox run cannot start on the thread of a run in progress (from "
+                      "an on_output callback or an inline tool): start it on another thread")
+
+
+class _ThisThread(threading.local):
+    #: Whether this thread is inside a run (in the guest, or in a host call it made).
+    in_run = False
+
+
+_this_thread = _ThisThread()
 REQUEST_AREA_EXPORT = "sandbox_request"
 REQUEST_AREA_BYTES = 64 * 1024
 
@@ -358,10 +368,11 @@ class LiveInstance(Closeable):
         or the reads of a `StdinStream` as the code makes them. `on_output(stream, text)`
         is called on this thread with the user's output as the guest writes it (what the
         caps keep, in the order written)."""
-        if in_inline_tool():
-            # This thread's run state is the calling run's, which the tool returns to.
-            raise RuntimeError("an inline tool cannot start a sandbox run on the thread of "
-                               "the run that called it: offer it without inline=True")
+        if _this_thread.in_run:
+            # Called back from inside a run on this thread (an `on_output` callback, an
+            # inline tool): the thread's run state is that run's, which it returns to, and
+            # wasmtime aborts the process when a Store is entered inside another's call.
+            raise RuntimeError(NESTED_RUN_MESSAGE)
         stdout = CappedOutput(limits.max_stdout_bytes, audit_answer=audit_budget is not None,
                               relay=on_output and text_relay("stdout", on_output))
         stderr = CappedOutput(limits.max_stderr_bytes, error_channel=True,
@@ -389,7 +400,11 @@ class LiveInstance(Closeable):
             if self.memory is not None:
                 outcome.initial_memory_bytes = self.memory.size(self.store) * WASM_PAGE
             assert self._entry is not None
-            _enter(self._entry, self.store, outcome, self.program.entry_returns_status)
+            _this_thread.in_run = True
+            try:
+                _enter(self._entry, self.store, outcome, self.program.entry_returns_status)
+            finally:
+                _this_thread.in_run = False
         except wasmtime.WasmtimeError as error:
             outcome.host_error = str(error).splitlines()[0][:300]
         finally:

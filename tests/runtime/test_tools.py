@@ -423,7 +423,8 @@ def test_an_inline_tool_cannot_run_the_sandbox_on_its_callers_thread(box: sw.San
     result = run(box, "import tools\ntry:\n    tools.compute('6 * 7')\n"
                  "except RuntimeError as exc:\n    print(exc)\nprint(tools.compute.__name__)",
                  tools=[sw.tool(compute, inline=True)])
-    assert result.stdout.startswith("an inline tool cannot start a sandbox run")
+    assert result.stdout.startswith("a sandbox run cannot start on the thread of a run in "
+                                    "progress (from an on_output callback or an inline tool)")
     # The run that called it is whole, and so are the next ones, here and in `inner`.
     assert result.stdout.endswith("compute\n")
     assert inner.execute("print(1)").stdout == "1\n"

@@ -340,10 +340,12 @@ def test_inline_tools_take_the_same_attacks(box: sw.Sandbox) -> None:
     assert CANARY not in exited.stdout and "/home/ops" not in exited.stdout
 
 
-def test_a_nested_run_from_an_inline_tool_is_refused_not_a_crash(box: sw.Sandbox) -> None:
-    # A run started on the thread of the run that called the tool would take over that
-    # thread's run state: wasmtime then aborts the whole process ("object used with the
-    # wrong store"). The tool gets a RuntimeError instead, which the guest sees.
+def test_a_run_started_from_inside_a_run_is_refused_not_a_crash(box: sw.Sandbox) -> None:
+    # A run started on the thread of a run in progress (by an inline tool, or the caller's
+    # on_output callback) would take over that thread's run state, and wasmtime aborts the
+    # whole process when a Store is entered inside another's call ("object used with the
+    # wrong store"). It raises RuntimeError instead: the guest sees it from the tool, the
+    # caller from `execute`, and the run that was in progress ends as it should.
     def nested_run(code: str) -> str:
         return sw.execute(code).stdout
 
@@ -355,6 +357,15 @@ def test_a_nested_run_from_an_inline_tool_is_refused_not_a_crash(box: sw.Sandbox
         result = box.execute("import tools\ntry:\n    tools." + tool.__name__ + "('print(1)')\n"
                              "except RuntimeError as exc:\n    print(exc)\n",
                              tools=[sw.tool(tool, inline=True)])
-        assert result.stdout.startswith("an inline tool cannot start a sandbox run"), \
-            result.error
+        assert result.stdout.startswith("a sandbox run cannot start on the thread of a run "
+                                        "in progress"), result.error
+
+    def on_output(chunk: sw.OutputChunk) -> None:
+        sw.execute("print(2)")
+
+    with pytest.raises(RuntimeError, match="cannot start on the thread of a run in progress"):
+        box.execute("print('x')\nwhile True: pass", on_output=on_output, timeout_ms=5_000)
+    with sw.Session() as session, pytest.raises(RuntimeError, match="run in progress"):
+        session.execute("print('y')", on_output=on_output)
     assert sw.execute("print(3)").stdout == "3\n"
+    assert box.execute("print(4)").stdout == "4\n"
