@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 #: Nesting that a tool's arguments or answer may have (JSON arrays and objects).
 MAX_JSON_DEPTH = 64
+#: Encodes answers (`json.dumps` with options builds an encoder on every call).
+_ANSWER_ENCODER = json.JSONEncoder(allow_nan=False)
 
 
 @dataclass(frozen=True)
@@ -464,7 +466,7 @@ def _answer(tool: Tool, value: Any, max_bytes: int) -> dict[str, Any]:
         jsonable = to_jsonable_python(value)
         if _depth(jsonable) > MAX_JSON_DEPTH:
             return too_deep
-        encoded = json.dumps({"result": jsonable}, allow_nan=False)
+        encoded = _ANSWER_ENCODER.encode({"result": jsonable})
     except RecursionError:
         return too_deep
     except (TypeError, ValueError, PydanticSerializationError) as error:

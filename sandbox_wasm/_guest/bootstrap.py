@@ -1024,11 +1024,19 @@ def _write_answer(answer):
     _write_all(1, len(answer).to_bytes(ANSWER_LENGTH_BYTES, "little") + answer)
 
 
-def _audit_answer(source):
-    from json import dumps as _dumps
+def _compact_json(value, _encoder=[]):  # noqa: B006 - the encoder is made once
+    """`value` as compact JSON text, by one encoder for every call (`json.dumps` with
+    options builds a new one each time)."""
+    if not _encoder:
+        from json import JSONEncoder
 
+        _encoder.append(JSONEncoder(separators=(",", ":")).encode)
+    return _encoder[0](value)
+
+
+def _audit_answer(source):
     try:
-        return _dumps(_facts(source)[0], separators=(",", ":")).encode()
+        return _compact_json(_facts(source)[0]).encode()
     except MemoryError:
         return b'{"audit_error":"memory"}'
 
@@ -1045,8 +1053,6 @@ def _tables_for(policy_line):
 def _judge(source, tables):
     """(audit answer, code object or None, blocked): the source parsed and compiled, its
     facts judged with `tables`; nothing of it runs here."""
-    from json import dumps as _dumps
-
     try:
         answer, code_object = _facts(source)
         facts = answer.get("facts")
@@ -1056,7 +1062,7 @@ def _judge(source, tables):
             or any(judge_fact(tables, kind, name)
                    for kind, name in {(fact[0], fact[1]) for fact in facts})))
         answer["ran"] = not blocked
-        return _dumps(answer, separators=(",", ":")).encode(), code_object, blocked
+        return _compact_json(answer).encode(), code_object, blocked
     except MemoryError:
         return b'{"audit_error":"memory","ran":false}', None, True
 
@@ -1196,8 +1202,11 @@ def _read_frame(fd, closed, _read=os.read):
 def _install_tools(manifest, _sys=sys, _read=os.read, _write=os.write, _builtins=builtins):
     """The `tools` module: a stub per host tool (its name, signature and docstring) that
     sends its arguments through the tool channel and returns the host's answer."""
-    from json import dumps as _dumps
+    from json import JSONEncoder
     from json import loads as _loads
+
+    # One encoder for the run's calls (`json.dumps` with options builds one per call).
+    encode = JSONEncoder(allow_nan=False, separators=(",", ":")).encode
 
     class ToolError(Exception):
         """A host tool failed with an exception that has no built-in type here."""
@@ -1210,8 +1219,7 @@ def _install_tools(manifest, _sys=sys, _read=os.read, _write=os.write, _builtins
 
     def call(name, args, kwargs):
         try:
-            request = _dumps({"tool": name, "args": args, "kwargs": kwargs},
-                             allow_nan=False, separators=(",", ":")).encode()
+            request = encode({"tool": name, "args": args, "kwargs": kwargs}).encode()
         except (TypeError, ValueError) as exc:
             raise TypeError(f"{name}(): arguments must be JSON values ({exc})") from None
         try:

@@ -41,6 +41,27 @@ except ImportError:  # pragma: no cover - a wasmtime-py without the private modu
 
 #: Whether the unchecked C API is used (else wasmtime-py's public API).
 FAST_CALLS = _PRIVATE_API and os.environ.get("SANDBOX_WASM_PUBLIC_CALLS") != "1"
+
+if FAST_CALLS:
+    # The same C functions as wasmtime-py's Memory.data_ptr/data_len, bound apart (their own
+    # ctypes objects: wasmtime-py's are left as they are) to answer plain integers.
+    _lib = ctypes.CDLL(ffi.dll._name)
+    _memory_data = _lib.wasmtime_memory_data
+    _memory_data.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    _memory_data.restype = ctypes.c_void_p
+    _memory_data_size = _lib.wasmtime_memory_data_size
+    _memory_data_size.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    _memory_data_size.restype = ctypes.c_size_t
+
+
+def memory_extent(caller: wasmtime.Caller, memory: wasmtime.Memory) -> tuple[int, int]:
+    """(address in the host, size in bytes) of a guest's memory, from inside a host call:
+    the memory cannot move or grow while the call runs."""
+    if FAST_CALLS:
+        context = caller._context()
+        handle = ctypes.byref(memory._memory)
+        return _memory_data(context, handle) or 0, _memory_data_size(context, handle)
+    return ctypes.addressof(memory.data_ptr(caller).contents), memory.data_len(caller)
 #: Whether Stores get an epoch-deadline callback (`watch_epochs`).
 EPOCH_CALLBACKS = _PRIVATE_API and all(
     hasattr(ffi, name) for name in ("wasmtime_store_epoch_deadline_callback",

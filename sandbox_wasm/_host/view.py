@@ -12,6 +12,8 @@ import ctypes
 
 import wasmtime
 
+from .calls import memory_extent
+
 
 class MemoryFault(Exception):
     """An access outside the guest's memory."""
@@ -24,8 +26,7 @@ class GuestMemory:
 
     def __init__(self, caller: wasmtime.Caller, memory: wasmtime.Memory) -> None:
         self.memory = memory
-        self.size = memory.data_len(caller)
-        self.base = ctypes.addressof(memory.data_ptr(caller).contents)
+        self.base, self.size = memory_extent(caller, memory)
 
     def read(self, address: int, length: int) -> bytes:
         if address < 0 or length < 0 or address + length > self.size:

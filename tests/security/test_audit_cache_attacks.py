@@ -54,7 +54,7 @@ def test_a_kept_answer_the_guest_cannot_stand_behind_runs_nothing() -> None:
     box = sw.Sandbox()
     source = "print('before')\ndef broken(:\n    pass"
     key = (box.runtime_info.sha256, policy_line(sw.BALANCED_POLICY), sw.BALANCED_POLICY.name,
-           source)
+           source, "")
     report = AuditReport(syntax_valid=True, safety_verdict="safe", policy="balanced")
     AUDIT_CACHE.remember(key, {"facts": [], "ran": True}, report, 30)
     result = box.execute(source)
@@ -66,7 +66,8 @@ def test_a_kept_answer_the_guest_cannot_stand_behind_runs_nothing() -> None:
 def test_flooding_the_cache_with_distinct_sources_stays_within_its_budget() -> None:
     report = AuditReport(syntax_valid=True, safety_verdict="safe", policy="balanced")
     for i in range(MAX_ENTRIES + 500):
-        AUDIT_CACHE.remember(("rt", b"line", "balanced", f"x = {i}"), {"facts": []}, report, 20)
+        AUDIT_CACHE.remember(("rt", b"line", "balanced", f"x = {i}", ""), {"facts": []}, report,
+                             20)
     assert len(AUDIT_CACHE) == MAX_ENTRIES
     assert AUDIT_CACHE.stored_bytes <= AUDIT_CACHE.max_bytes
     # Real runs of distinct sources go through the same bound.
