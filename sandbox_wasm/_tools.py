@@ -412,12 +412,8 @@ class ToolChannel:
                 return _error("RuntimeError", "the run was interrupted")
             return _error("TimeoutError", f"tool {tool.name!r} did not answer within "
                           f"{timeout:.3g} s")
-        except _ToolExit as error:
-            return _error(error.kind, error.message)
-        except pydantic.ValidationError as error:
-            return _error("ValueError", f"{tool.name}(): " + _validation_message(error))
-        except Exception as error:  # the tool's own failure, by type name and message
-            return _error(type(error).__name__, _message(error))
+        except Exception as error:
+            return _failure(tool, error)
         return _answer(tool, value, self.limits.max_bytes)
 
     def _run_inline(self, tool: Tool, args: list[Any], kwargs: dict[str, Any]
@@ -426,12 +422,8 @@ class ToolChannel:
         tool starts here is refused: `LiveInstance.call`)."""
         try:
             value = _call_sync(tool.function, args, kwargs)
-        except _ToolExit as error:
-            return _error(error.kind, error.message)
-        except pydantic.ValidationError as error:
-            return _error("ValueError", f"{tool.name}(): " + _validation_message(error))
-        except Exception as error:  # the tool's own failure, by type name and message
-            return _error(type(error).__name__, _message(error))
+        except Exception as error:
+            return _failure(tool, error)
         return _answer(tool, value, self.limits.max_bytes)
 
 
@@ -453,6 +445,16 @@ class ToolChannel:
                 # line tells them apart (a future that is done raised it).
                 if left <= INTERRUPT_POLL_S and not future.done():
                     raise _TimedOut from None
+
+
+def _failure(tool: Tool, error: Exception) -> dict[str, Any]:
+    """The answer for what a call of `tool` raised: a bad argument as its validation
+    message, anything else as the tool's own failure, by type name and message."""
+    if isinstance(error, _ToolExit):
+        return _error(error.kind, error.message)
+    if isinstance(error, pydantic.ValidationError):
+        return _error("ValueError", f"{tool.name}(): " + _validation_message(error))
+    return _error(type(error).__name__, _message(error))
 
 
 def _answer(tool: Tool, value: Any, max_bytes: int) -> dict[str, Any]:

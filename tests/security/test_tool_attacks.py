@@ -98,8 +98,10 @@ def test_only_registered_tools_can_be_called(box: sw.Sandbox, policy: sw.AuditPo
     assert result.stdout == "False False\nno such stub\n"
 
 
-def test_forged_requests_on_the_raw_channel(box: sw.Sandbox) -> None:
+@pytest.mark.parametrize("inline", [False, True])
+def test_forged_requests_on_the_raw_channel(box: sw.Sandbox, inline: bool) -> None:
     hits.clear()
+    tools = [sw.tool(echo, inline=True)] if inline else None
     result = box.execute(_RAW + (
         "for payload in (b'{\"tool\": \"exec\", \"args\": [], \"kwargs\": {}}',\n"
         "                b'{\"tool\": \"__import__\", \"args\": [\"os\"], \"kwargs\": {}}',\n"
@@ -108,7 +110,7 @@ def test_forged_requests_on_the_raw_channel(box: sw.Sandbox) -> None:
         "                b'{\"tool\": \"echo\", \"args\": [], \"kwargs\": {\"text\": 5,'\n"
         "                b' \"extra\": 1}}'):\n"
         "    print(raw(payload)['error']['type'])\n"
-    ), policy=sw.REPORT_ONLY_POLICY)
+    ), policy=sw.REPORT_ONLY_POLICY, tools=tools)
     assert result.status == "succeeded", (result.error, result.stderr)
     assert result.stdout.splitlines() == ["NameError", "NameError", "ValueError", "ValueError",
                                           "ValueError", "ValueError", "ValueError",
@@ -316,15 +318,8 @@ INLINE = [sw.tool(echo, inline=True), sw.tool(exits, inline=True),
 
 
 def test_inline_tools_take_the_same_attacks(box: sw.Sandbox) -> None:
+    # (Forged requests: test_forged_requests_on_the_raw_channel.)
     hits.clear()
-    forged = box.execute(_RAW + (
-        "for payload in (b'{\"tool\": \"exec\", \"args\": [], \"kwargs\": {}}', b'not json',\n"
-        "                b'{\"tool\": \"echo\", \"args\": [], \"kwargs\": {\"text\": 5}}'):\n"
-        "    print(raw(payload)['error']['type'])\n"
-        "print(raw(b'{\"tool\": \"echo\", \"args\": [\"ok\"], \"kwargs\": {}}')['result'])\n"
-    ), policy=sw.REPORT_ONLY_POLICY, tools=INLINE)
-    assert forged.stdout.splitlines() == ["NameError", "ValueError", "ValueError", "ok"]
-    assert hits == ["ok"]
     flood = box.execute("import tools\ncount = 0\ntry:\n    while True:\n"
                         "        tools.echo('a')\n        count += 1\nexcept RuntimeError:\n"
                         "    print(count)\n", tools=INLINE)
