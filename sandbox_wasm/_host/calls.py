@@ -4,7 +4,7 @@ only integers, and the call of a guest function without parameters or results.
 
 wasmtime-py's public API converts every argument through `Val` objects and checks the
 function's type on every call: ~19-26 µs per guest->host call and ~53 µs per host->guest call
-here, against ~4-6 µs unchecked (`../shared/RUNTIME_FACTS.md`); a run makes ~6 host calls and
+here, against ~4-6 µs unchecked (`../shared/RUNTIME_FACTS.md`); a `print` run makes 2 host calls and
 one entry call. The functions below keep the public API's behaviour (the host function gets
 a `wasmtime.Caller`; a trap raises `wasmtime.Trap`, a WASI exit `wasmtime.ExitTrap`, any
 other failure `wasmtime.WasmtimeError`). `FAST_CALLS` is False, and the public API is used,
