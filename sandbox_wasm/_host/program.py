@@ -68,6 +68,9 @@ SMALL_RUN_FUEL = 20_000_000
 REUSE_INSTANCES = os.environ.get("SANDBOX_WASM_REUSE_INSTANCES") != "0"
 #: The runtime's export of the area a run's request is left in, and the most bytes it takes
 #: (sandbox_entry.c's SANDBOX_REQUEST_CAPACITY; a longer request comes on stdin).
+REQUEST_AREA_EXPORT = "sandbox_request"
+REQUEST_AREA_BYTES = 64 * 1024
+#: Why a run started from inside a run on the same thread is refused (`LiveInstance.call`).
 NESTED_RUN_MESSAGE = ("a sandbox run cannot start on the thread of a run in progress (from "
                       "an on_output callback or an inline tool): start it on another thread")
 
@@ -78,8 +81,6 @@ class _ThisThread(threading.local):
 
 
 _this_thread = _ThisThread()
-REQUEST_AREA_EXPORT = "sandbox_request"
-REQUEST_AREA_BYTES = 64 * 1024
 
 
 class GuestProgram(Closeable):
