@@ -457,20 +457,23 @@ def _failure(tool: Tool, error: Exception) -> dict[str, Any]:
     return _error(type(error).__name__, _message(error))
 
 
+def _too_deep(tool: Tool) -> dict[str, Any]:
+    return _error("ValueError", f"tool {tool.name!r} answered a value nested more than "
+                  f"{MAX_JSON_DEPTH} deep")
+
+
 def _answer(tool: Tool, value: Any, max_bytes: int) -> dict[str, Any]:
     """The answer carrying `value`, a tool's result: JSON within the bounds, else an
     error."""
-    too_deep = _error("ValueError", f"tool {tool.name!r} answered a value nested more "
-                      f"than {MAX_JSON_DEPTH} deep")
     try:
         if _depth(value) > MAX_JSON_DEPTH:  # before pydantic walks it
-            return too_deep
+            return _too_deep(tool)
         jsonable = to_jsonable_python(value)
         if _depth(jsonable) > MAX_JSON_DEPTH:
-            return too_deep
+            return _too_deep(tool)
         encoded = _ANSWER_ENCODER.encode({"result": jsonable})
     except RecursionError:
-        return too_deep
+        return _too_deep(tool)
     except (TypeError, ValueError, PydanticSerializationError) as error:
         return _error("TypeError", f"tool {tool.name!r} returned a value that is not "
                       f"JSON ({_message(error)})")
