@@ -33,7 +33,7 @@ import pydantic
 from pydantic_core import PydanticSerializationError, to_jsonable_python
 
 from ._errors import InvalidRequestError
-from ._wire import frame
+from ._wire import ANSWER_LENGTH_BYTES, frame
 
 if TYPE_CHECKING:
     import asyncio
@@ -105,9 +105,7 @@ def tool_from_callable(function: Callable[..., Any], name: str | None = None) ->
     except pydantic.PydanticUserError as error:
         raise InvalidRequestError(f"tool {tool_name!r}: {error}", field="tools") from None
 
-    def validate(args: list[Any], kwargs: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
-        signature.bind(*args, **kwargs)  # TypeError: missing, unexpected or duplicate
-        return args, kwargs
+    validate = _binder(signature, params)
 
     try:
         hash(function)
@@ -144,6 +142,28 @@ def check_name(name: str, what: str) -> None:
         raise InvalidRequestError(
             f"{what} {name!r} must be an identifier of at most 64 characters, not starting "
             "with an underscore, and not a Python keyword", field="tools")
+
+
+def _binder(signature: inspect.Signature, params: tuple[Param, ...]
+            ) -> Callable[[list[Any], dict[str, Any]], tuple[list[Any], dict[str, Any]]]:
+    """A check that (args, kwargs) bind to `signature`: `Signature.bind`'s TypeError for
+    missing, unexpected or duplicate arguments. A signature of plain parameters (no
+    positional-only, keyword-only or variadic ones: most tools) is checked with set
+    arithmetic first, and `bind` runs only for what that does not accept."""
+    names = tuple(p.name for p in params)
+    plain = all(p.kind == "POSITIONAL_OR_KEYWORD" for p in params)
+    required = frozenset(p.name for p in params if not p.has_default)
+
+    def validate(args: list[Any], kwargs: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+        if plain and len(args) <= len(names):
+            by_position = names[:len(args)]
+            if (kwargs.keys() <= set(names[len(args):])
+                    and required <= kwargs.keys() | set(by_position)):
+                return args, kwargs
+        signature.bind(*args, **kwargs)  # TypeError: missing, unexpected or duplicate
+        return args, kwargs
+
+    return validate
 
 
 def _param(tool_name: str, parameter: inspect.Parameter) -> Param:
@@ -341,6 +361,15 @@ class ToolChannel:
     def read(self, length: int) -> bytes:
         chunk, self._answer = self._answer[:length], self._answer[length:]
         return chunk
+
+    def take_answer(self, limit: int) -> bytes:
+        """The waiting answer without its frame, taken whole when it is at most `limit`
+        bytes (the guest's answer area); b"" when it is longer and stays to be read."""
+        body = memoryview(self._answer)[ANSWER_LENGTH_BYTES:]
+        if len(body) > limit:
+            return b""
+        self._answer = b""
+        return bytes(body)
 
     def _call(self, request: bytes) -> dict[str, Any]:
         if len(request) > self.limits.max_bytes:

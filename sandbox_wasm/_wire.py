@@ -15,7 +15,10 @@ output; at the end, on stderr, the marked error record (`ERROR_MARK` + JSON {typ
 message}), the run-time guard's findings (`FINDINGS_MARK`), the value of a last statement
 that is an expression (`VALUE_MARK`). A request that comes back to rest returns its exit
 status from the resume entry. Host tools answer on their own descriptor (`TOOLS_FD`) with
-frames of the same shape as the audit answer; so does the network channel (`NETWORK_FD`),
+frames of the same shape as the audit answer, or, when the runtime exports an answer area
+(`ANSWER_AREA_EXPORT`: a 4-byte little-endian length, then the JSON), leave the answer there
+during the request's write, where the guest's stub takes it without a read; so does the
+network channel (`NETWORK_FD`, always framed on its descriptor),
 whose requests and answers carry a JSON head and raw body bytes (`decode_network_request`,
 `network_answer`).
 """
@@ -61,9 +64,15 @@ from ._guest.bootstrap import (
     answer_is_incomplete,
 )
 
+#: The runtime's export of the area a tool's answer is left in for the guest's stub, and the
+#: most bytes it holds (sandbox_entry.c's SANDBOX_AREA_CAPACITY): a longer answer is read
+#: from the tool channel, as every answer is in a runtime without the export.
+ANSWER_AREA_EXPORT = "sandbox_answer"
+ANSWER_AREA_BYTES = 64 * 1024
+
 __all__ = [
-    "ANSWER_LENGTH_BYTES", "ERROR_MARK", "FINDINGS_MARK", "IMAGE_POLICY_SUFFIX",
-    "KNOWN_ANSWER",
+    "ANSWER_AREA_BYTES", "ANSWER_AREA_EXPORT", "ANSWER_LENGTH_BYTES", "ERROR_MARK",
+    "FINDINGS_MARK", "IMAGE_POLICY_SUFFIX", "KNOWN_ANSWER",
     "MAX_ANSWER_BYTES", "MAX_ERROR_MESSAGE_CHARS", "MAX_ERROR_RECORD_BYTES",
     "MAX_ERROR_TYPE_CHARS", "MAX_FACTS", "MAX_RUNTIME_FINDINGS", "MAX_VALUE_RECORD_BYTES",
     "MAX_VALUE_REPR_CHARS", "MODE_AUDIT", "MODE_EXEC", "MODE_SESSION", "NETWORK_FD",

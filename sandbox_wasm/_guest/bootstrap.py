@@ -1024,13 +1024,57 @@ def _write_answer(answer):
     _write_all(1, len(answer).to_bytes(ANSWER_LENGTH_BYTES, "little") + answer)
 
 
-def _compact_json(value, _encoder=[]):  # noqa: B006 - the encoder is made once
-    """`value` as compact JSON text, by one encoder for every call (`json.dumps` with
-    options builds a new one each time)."""
-    if not _encoder:
-        from json import JSONEncoder
+def _json_encoder(allow_nan=True):
+    """A function giving a value as compact JSON text, as
+    `json.dumps(value, separators=(",", ":"), allow_nan=allow_nan)` does, through one C
+    encoder made here: `json.dumps` and `JSONEncoder.encode` build a new one (and a Python
+    closure) on every call, most of what encoding a small value costs."""
+    from json.encoder import JSONEncoder, c_make_encoder, encode_basestring_ascii
 
-        _encoder.append(JSONEncoder(separators=(",", ":")).encode)
+    if c_make_encoder is None:
+        return JSONEncoder(separators=(",", ":"), allow_nan=allow_nan).encode
+    markers = {}  # of the containers being encoded: a cycle is a ValueError, as in json
+    encoder = c_make_encoder(markers, JSONEncoder().default, encode_basestring_ascii, None,
+                             ":", ",", False, False, allow_nan)
+    join = "".join
+
+    def encode(value):
+        try:
+            return join(encoder(value, 0))
+        except BaseException:
+            markers.clear()  # a failed encoding leaves its open containers marked
+            raise
+
+    return encode
+
+
+def _json_decoder():
+    """A function giving the value of JSON text the host wrote (one value, nothing around
+    it), through the C scanner `json.loads` ends in, without its per-call steps."""
+    from json import JSONDecoder, loads
+    from json.scanner import c_make_scanner
+
+    if c_make_scanner is None:
+        return loads
+    scan = c_make_scanner(JSONDecoder())
+
+    def decode(data):
+        text = data.decode() if isinstance(data, bytes) else data
+        try:
+            value, end = scan(text, 0)
+        except StopIteration:
+            end = -1
+        if end != len(text):
+            raise ValueError("the host's answer is not one JSON value")
+        return value
+
+    return decode
+
+
+def _compact_json(value, _encoder=[]):  # noqa: B006 - the encoder is made once
+    """`value` as compact JSON text, by one encoder for every call."""
+    if not _encoder:
+        _encoder.append(_json_encoder())
     return _encoder[0](value)
 
 
@@ -1202,11 +1246,16 @@ def _read_frame(fd, closed, _read=os.read):
 def _install_tools(manifest, _sys=sys, _read=os.read, _write=os.write, _builtins=builtins):
     """The `tools` module: a stub per host tool (its name, signature and docstring) that
     sends its arguments through the tool channel and returns the host's answer."""
-    from json import JSONEncoder
     from json import loads as _loads
 
-    # One encoder for the run's calls (`json.dumps` with options builds one per call).
-    encode = JSONEncoder(allow_nan=False, separators=(",", ":")).encode
+    encode, decode = _json_encoder(allow_nan=False), _json_decoder()
+    try:
+        # The answer the host left in the runtime's answer area during the request's write
+        # (None: it left none, the answer is read from the channel).
+        from _sandbox_entry import take_answer
+    except ImportError:  # a runtime without the area: every answer is read
+        def take_answer():
+            return None
 
     class ToolError(Exception):
         """A host tool failed with an exception that has no built-in type here."""
@@ -1227,7 +1276,7 @@ def _install_tools(manifest, _sys=sys, _read=os.read, _write=os.write, _builtins
         except OSError:
             # A session's later call that offers no tools: the module outlived them.
             raise RuntimeError(f"{name}(): no host tools are offered in this call") from None
-        answer = _loads(read_answer())
+        answer = decode(take_answer() or read_answer())
         error = answer.get("error")
         if error is not None:
             kind = raised_as.get(error["type"])

@@ -44,7 +44,8 @@ MAX_SUBSCRIPTIONS = 1024
 
 # Host functions are shared by every thread's Store; ctypes calls them on the thread that
 # entered wasm, so per-run state lives in a thread-local. Its fields (set by
-# `program._reset_run_state` and `LiveInstance.call`): memory, stdin and stdin_offset
+# `program._reset_run_state` and `LiveInstance.call`): memory, answer_address (where a
+# tool's answer is left for the guest, or None), stdin and stdin_offset
 # (the request, then the user's stdin from request_end; request_end_due: the request's last
 # read was full, so the next one must be empty),
 # outputs (stdout's and stderr's `CappedOutput`), closed (the stdio descriptors closed),

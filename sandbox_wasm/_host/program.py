@@ -33,6 +33,7 @@ from .._lifetime import Closeable
 from .._models import MIB, Limits
 from .._runtimes.artifacts import RuntimeFile
 from .._tools import ToolChannel
+from .._wire import ANSWER_AREA_EXPORT
 from .calls import call_entry, watch_epochs
 from .engine import EngineHost
 from .hostcall import on_epoch, run_state
@@ -67,7 +68,7 @@ SMALL_RUN_FUEL = 20_000_000
 #: $SANDBOX_WASM_REUSE_INSTANCES=0 gives every one-shot run an instance of its own.
 REUSE_INSTANCES = os.environ.get("SANDBOX_WASM_REUSE_INSTANCES") != "0"
 #: The runtime's export of the area a run's request is left in, and the most bytes it takes
-#: (sandbox_entry.c's SANDBOX_REQUEST_CAPACITY; a longer request comes on stdin).
+#: (sandbox_entry.c's SANDBOX_AREA_CAPACITY; a longer request comes on stdin).
 REQUEST_AREA_EXPORT = "sandbox_request"
 REQUEST_AREA_BYTES = 64 * 1024
 #: Why a run started from inside a run on the same thread is refused (`LiveInstance.call`).
@@ -140,7 +141,12 @@ class GuestProgram(Closeable):
         #: resume entry), found at the first instantiation; None: unknown or none (the
         #: request then comes on stdin).
         self.request_address: int | None = None
-        self._has_request_area = any(e.name == REQUEST_AREA_EXPORT for e in module.exports)
+        #: Where a tool's answer goes for the guest (`sandbox_answer`); None: unknown or
+        #: none (the guest then reads every answer from the tool channel).
+        self.answer_address: int | None = None
+        exported = {e.name for e in module.exports}
+        self._has_request_area = REQUEST_AREA_EXPORT in exported
+        self._has_answer_area = ANSWER_AREA_EXPORT in exported
         host.register(self)
 
     def check_memory_cap(self, memory_cap_bytes: int) -> None:
@@ -307,13 +313,19 @@ class GuestProgram(Closeable):
         entry = exports[self._entry]
         assert isinstance(entry, wasmtime.Func)
         if self._has_request_area and self.request_address is None:
-            area = exports[REQUEST_AREA_EXPORT]
-            # A data symbol's export: an immutable i32 global holding its address, the same
-            # in every instance of the module.
-            if isinstance(area, wasmtime.Global) and str(area.type(store).content) == "i32" \
-                    and not area.type(store).mutable:
-                self.request_address = int(area.value(store))
+            self.request_address = _data_address(exports[REQUEST_AREA_EXPORT], store)
+        if self._has_answer_area and self.answer_address is None:
+            self.answer_address = _data_address(exports[ANSWER_AREA_EXPORT], store)
         return memory, entry
+
+
+def _data_address(export: object, store: wasmtime.Store) -> int | None:
+    """The address of a data symbol's export: an immutable i32 global holding it, the same
+    in every instance of the module; None for an export of another kind."""
+    if isinstance(export, wasmtime.Global) and str(export.type(store).content) == "i32" \
+            and not export.type(store).mutable:
+        return int(export.value(store))
+    return None
 
 
 class LiveInstance(Closeable):
@@ -398,6 +410,7 @@ class LiveInstance(Closeable):
             # Host functions use this handle with their Caller (same store) instead of
             # looking the export up on every call.
             run_state.memory = self.memory
+            run_state.answer_address = self.program.answer_address
             if self.memory is not None:
                 outcome.initial_memory_bytes = self.memory.size(self.store) * WASM_PAGE
             assert self._entry is not None

@@ -27,7 +27,7 @@ import wasmtime
 from .._fs import tree as vfs
 from .._fs.tree import FsError, MemoryFS
 from .._tools import ToolChannel
-from .._wire import NETWORK_FD, TOOLS_FD
+from .._wire import ANSWER_AREA_BYTES, NETWORK_FD, TOOLS_FD
 from .hostcall import ERRNO_FAULT, ERRNO_SUCCESS, io_vectors, run_state
 from .view import GuestMemory, MemoryFault
 
@@ -235,7 +235,9 @@ class FsCalls:
         return channel
 
     def _tool_call(self, caller: wasmtime.Caller, iovs: int, count: int) -> int:
-        """One write is one request; the tool runs now, its answer waits for the reads."""
+        """One write is one request; the tool runs now. Its answer is left in the guest's
+        answer area when the runtime has one and it fits (the guest's stub takes it from
+        there: no second host call), else it waits for the reads."""
         channel = self._channel()
         memory = self._memory(caller)
         vectors = io_vectors(memory, iovs, count)
@@ -244,6 +246,13 @@ class FsCalls:
             channel.refuse_oversized(total)
         else:
             channel.write(b"".join(memory.read(address, length) for address, length in vectors))
+        area: int | None = run_state.answer_address
+        if area is not None:
+            answer = channel.take_answer(ANSWER_AREA_BYTES)
+            if answer:
+                memory.write(area + 4, answer)
+            # The length last, and always: a stale answer must never be taken for this one.
+            memory.write(area, len(answer).to_bytes(4, "little"))
         return total
 
     def _network(self) -> NetworkChannel:

@@ -192,7 +192,7 @@ LINK_EXCLUDE = re.compile(r"_tests$|^numpy\._core\._simd$")
 # the init run used.
 DATA_INITIAL_MEMORY = 19 * 1024 * 1024
 REACTOR_EXPORTS = ["-Wl,--export=sandbox_init", "-Wl,--export=sandbox_resume",
-                   "-Wl,--export=sandbox_request"]
+                   "-Wl,--export=sandbox_request", "-Wl,--export=sandbox_answer"]
 # As the lean reactor (build.SANDBOX_MK): deterministic entropy and clock during the init.
 REACTOR_WRAPS = ["-Wl,--wrap=__wasi_random_get", "-Wl,--wrap=__wasi_clock_time_get"]
 # wasi-libc's printf/scanf without long double abort on it; numpy's longdouble needs them.
@@ -895,7 +895,8 @@ def stage_data_link(ctx: build.Ctx) -> None:
     out = fresh_dir(ctx, "data-link")
     wasm = data_link(ctx, out, reactor=True)
     exports = wasm_exports(wasm)
-    if not {"sandbox_init", "sandbox_resume", "sandbox_request", "memory"} <= set(exports):
+    if not {"sandbox_init", "sandbox_resume", "sandbox_request", "sandbox_answer",
+            "memory"} <= set(exports):
         raise BuildError(f"data-link: the reactor exports {exports}")
     if "atomics" in wasm_target_features(wasm):
         # Its thread_locals would be misplaced by wasm-ld (see data/ccwrap.py's -pthread).

@@ -22,6 +22,10 @@
  *   sandbox_request A data export (wasm-ld exports its address as a global): where the host
  *                   writes the next run's request before entering sandbox_resume, which
  *                   saves the run the host call of reading it from stdin.
+ *   sandbox_answer  A data export like it: where the host leaves a tool's answer while it
+ *                   handles the tool's request, taken by the guest's stub through the
+ *                   built-in module _sandbox_entry (take_answer()), which saves each tool
+ *                   call the host call of reading its answer.
  *
  * While sandbox_init runs, random_get and clock_time_get are answered deterministically
  * (the link wraps wasi-libc's __wasi_random_get / __wasi_clock_time_get), so two builds of
@@ -273,11 +277,61 @@ static size_t immortalize_heap(void) {
     return count;
 }
 
+/* An area of the guest's memory the host writes into while no guest code reads it: a 4-byte
+ * little-endian length, then that many bytes (at most the capacity). */
+#define SANDBOX_AREA_CAPACITY (64 * 1024)
+struct sandbox_area {
+    uint32_t length;
+    char bytes[SANDBOX_AREA_CAPACITY];
+};
+
+/* What the host left in `area` (taken: the length is reset, so nothing is taken twice),
+ * Py_None when it left nothing, NULL (an exception set) when it cannot be made. */
+static PyObject *take_area(struct sandbox_area *area, const char *name) {
+    uint32_t length = area->length;
+    area->length = 0;
+    if (length == 0) {
+        return Py_NewRef(Py_None);
+    }
+    if (length > SANDBOX_AREA_CAPACITY) {
+        PyErr_Format(PyExc_ValueError, "%s: length over its capacity", name);
+        return NULL;
+    }
+    return PyBytes_FromStringAndSize(area->bytes, length);
+}
+
+/* A host tool's answer, left by the host during the write of the tool's request (a
+ * longer one is read from the tool channel). Exported by the link
+ * (-Wl,--export=sandbox_answer); the guest's tool stubs take it with
+ * _sandbox_entry.take_answer(), which saves each call the host call of reading it. */
+__attribute__((used)) struct sandbox_area sandbox_answer;
+
+static PyObject *sandbox_take_answer(PyObject *module, PyObject *unused) {
+    (void)module;
+    (void)unused;
+    return take_area(&sandbox_answer, "sandbox_answer");
+}
+
+static PyMethodDef sandbox_entry_methods[] = {
+    {"take_answer", sandbox_take_answer, METH_NOARGS,
+     "take_answer()\n--\n\nThe tool answer the host left in the answer area (bytes), or "
+     "None."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef sandbox_entry_module = {
+    PyModuleDef_HEAD_INIT, "_sandbox_entry",
+    "What the sandbox's entry layer gives the guest bootstrap.", -1, sandbox_entry_methods,
+};
+
+static PyObject *PyInit__sandbox_entry(void) { return PyModule_Create(&sandbox_entry_module); }
+
 /* The audit's facts from the parser's own tree (sandbox_audit.c), a built-in module of every
- * runtime this file is linked into. */
+ * runtime this file is linked into, and this file's own module. */
 PyMODINIT_FUNC PyInit__sandbox_audit(void);
 static struct _inittab sandbox_audit_inittab[] = {
     {"_sandbox_audit", PyInit__sandbox_audit},
+    {"_sandbox_entry", PyInit__sandbox_entry},
     {NULL, NULL},
 };
 
@@ -369,35 +423,14 @@ __attribute__((export_name("sandbox_init"))) void sandbox_init(void) {
     sandbox_in_init = 0;
 }
 
-/* The next run's request, written by the host: `length` bytes (at most the capacity) of
- * `bytes`; 0 when the host wrote none (a longer request comes on stdin). Exported by the
- * link (-Wl,--export=sandbox_request). */
-#define SANDBOX_REQUEST_CAPACITY (64 * 1024)
-struct sandbox_request {
-    uint32_t length;
-    char bytes[SANDBOX_REQUEST_CAPACITY];
-};
-__attribute__((used)) struct sandbox_request sandbox_request;
-
-/* The request the host left in `sandbox_request` (taken: the next run starts without one),
- * Py_None when it left none, NULL (an exception set) when it cannot be made. */
-static PyObject *take_request(void) {
-    uint32_t length = sandbox_request.length;
-    sandbox_request.length = 0;
-    if (length == 0) {
-        return Py_NewRef(Py_None);
-    }
-    if (length > SANDBOX_REQUEST_CAPACITY) {
-        PyErr_SetString(PyExc_ValueError, "sandbox_request: length over its capacity");
-        return NULL;
-    }
-    return PyBytes_FromStringAndSize(sandbox_request.bytes, length);
-}
+/* The next run's request, written by the host: 0 bytes when the host wrote none (a longer
+ * request comes on stdin). Exported by the link (-Wl,--export=sandbox_request). */
+__attribute__((used)) struct sandbox_area sandbox_request;
 
 __attribute__((export_name("sandbox_resume"))) int sandbox_resume(void) {
     PyObject *main_module = PyImport_AddModule("__main__"); /* borrowed */
     PyObject *serve = main_module ? PyObject_GetAttrString(main_module, "serve") : NULL;
-    PyObject *request = serve ? take_request() : NULL;
+    PyObject *request = serve ? take_area(&sandbox_request, "sandbox_request") : NULL;
     PyObject *result = request ? PyObject_CallOneArg(serve, request) : NULL;
     Py_XDECREF(request);
     Py_XDECREF(serve);

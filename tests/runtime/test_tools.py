@@ -395,6 +395,28 @@ def test_inline_tools_answer_as_worker_thread_tools_do(box: sw.Sandbox) -> None:
     assert "<path>" in inline.stdout and "/srv" not in inline.model_dump_json()
 
 
+def text_of(size: int, accented: bool = False) -> str:
+    return (("abc\u00e9" if accented else "abcd") * size)[:size]
+
+
+@pytest.mark.parametrize("inline", [False, True])
+def test_answers_of_every_size_cross_whole(box: sw.Sandbox, inline: bool) -> None:
+    # An answer that fits the runtime's 64 KiB answer area is left there, a longer one read
+    # from the channel: both sides of the boundary, in one run. {"result": "<text>"} is 14
+    # bytes around the text; an accented letter takes 6 (\u00e9).
+    area = 64 * 1024
+    plain = [0, 1, area - 14 - 1, area - 14, area - 14 + 1, 300_000]
+    accented = [29_000, 30_000]  # 65,264 and 67,514 bytes of JSON
+    result = run(box, (
+        "import tools\n"
+        f"for size, accented in {[(n, False) for n in plain] + [(n, True) for n in accented]}:\n"
+        "    text = tools.text_of(size, accented)\n"
+        "    expected = (('abc\\u00e9' if accented else 'abcd') * size)[:size]\n"
+        "    print(size, text == expected)\n"
+    ), tools=[sw.tool(text_of, inline=inline)], limits={"max_tool_bytes": 2_000_000})
+    assert result.stdout.splitlines() == [f"{n} True" for n in plain + accented]
+
+
 def test_inline_tools_keep_the_run_s_limits(box: sw.Sandbox) -> None:
     capped = run(box, "import tools\ndone = 0\ntry:\n    while True:\n"
                  "        tools.price(1)\n        done += 1\nexcept RuntimeError as exc:\n"

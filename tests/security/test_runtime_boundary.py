@@ -66,11 +66,13 @@ def test_our_runtime_exports_only_memory_and_its_entry() -> None:
     runtime = _artifacts.python_runtime_file(variant="cpython313")
     module = wasmtime.Module(wasmtime.Engine(), runtime.path.read_bytes())
     exports = {export.name: export.type for export in module.exports}
-    assert sorted(exports) == ["memory", "sandbox_request", "sandbox_resume"]
-    # The request area's export is its address: a constant, nothing the host can call.
-    area = exports["sandbox_request"]
-    assert isinstance(area, wasmtime.GlobalType)
-    assert str(area.content) == "i32" and not area.mutable
+    assert sorted(exports) == ["memory", "sandbox_answer", "sandbox_request", "sandbox_resume"]
+    # The request and answer areas' exports are their addresses: constants, nothing the host
+    # can call.
+    for name in ("sandbox_request", "sandbox_answer"):
+        area = exports[name]
+        assert isinstance(area, wasmtime.GlobalType)
+        assert str(area.content) == "i32" and not area.mutable
     # It asks the host for WASI preview 1 functions only; none of them gives it a directory
     # unless the host preopens one, and the host never does.
     assert {imp.module for imp in module.imports} == {"wasi_snapshot_preview1"}

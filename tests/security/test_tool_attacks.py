@@ -76,11 +76,15 @@ def policy(request: pytest.FixtureRequest) -> sw.AuditPolicy:
 
 
 # Raw channel access: what a guest could do without the stubs (report-only only; the
-# strict policy refuses `os`).
+# strict policy refuses `os`). An answer that fits the runtime's answer area is left there
+# during the write; a longer one is read from the channel, framed.
 _RAW = (
-    "import os, json\n"
+    "import os, json, _sandbox_entry\n"
     "def raw(payload):\n"
     "    os.write(4, payload)\n"
+    "    data = _sandbox_entry.take_answer()\n"
+    "    if data is not None:\n"
+    "        return json.loads(data)\n"
     "    size = int.from_bytes(os.read(4, 8), 'little')\n"
     "    data = b''\n"
     "    while len(data) < size:\n"
@@ -203,6 +207,23 @@ def test_the_channel_does_not_exist_without_tools(policy: sw.AuditPolicy) -> Non
 def test_reading_the_channel_without_a_request_gives_nothing(box: sw.Sandbox) -> None:
     result = box.execute("import os\nprint(os.read(4, 100))", policy=sw.REPORT_ONLY_POLICY)
     assert result.stdout == "b''\n"
+
+
+def test_the_answer_area_holds_only_the_answer_to_the_last_request(box: sw.Sandbox) -> None:
+    # The host leaves an answer that fits in the guest's answer area and nothing on the
+    # channel; a longer one goes on the channel and empties the area, so an answer the
+    # guest never took is never taken for a later request's.
+    result = box.execute(_RAW + (
+        "request = lambda text: json.dumps({'tool': 'echo', 'args': [text], 'kwargs': {}})\n"
+        "os.write(4, request('first').encode())\n"
+        "print(os.read(4, 100))\n"  # nothing on the channel: the answer is in the area
+        "os.write(4, request('x' * 70_000).encode())\n"  # over the area: on the channel
+        "print(_sandbox_entry.take_answer())\n"  # 'first' was not left behind
+        "print(len(raw(request('y' * 70_000).encode())['result']))\n"
+        "print(raw(request('z').encode()), _sandbox_entry.take_answer())\n"
+    ), policy=sw.REPORT_ONLY_POLICY)
+    assert result.status == "succeeded", (result.error, result.stderr)
+    assert result.stdout.splitlines() == ["b''", "None", "70000", "{'result': 'z'} None"]
 
 
 @pytest.mark.parametrize("how", ["argparse", "interrupt", "exit"])
