@@ -13,6 +13,7 @@ import pytest
 from instance_memory import memory_of
 
 import sandbox_wasm as sw
+from sandbox_wasm._wire import ANSWER_AREA_BYTES
 from sandbox_wasm._host.memory import SHRINK_AFTER
 from sandbox_wasm._host.program import (
     MAX_RESET_BYTES,
@@ -153,12 +154,13 @@ def test_small_runs_after_a_big_one_give_its_pages_back() -> None:
         assert memory_of(instance) == program.fresh_image()
 
 
-def test_the_request_area_is_the_entry_s_own() -> None:
-    # The host's idea of the area's capacity is the C entry's.
-    match = re.search(r"#define SANDBOX_REQUEST_CAPACITY \((\d+) \* (\d+)\)",
+def test_the_request_and_answer_areas_are_the_entry_s_own() -> None:
+    # The host's idea of the areas' capacity is the C entry's.
+    match = re.search(r"#define SANDBOX_AREA_CAPACITY \((\d+) \* (\d+)\)",
                       ENTRY_C.read_text())
     assert match is not None
-    assert int(match.group(1)) * int(match.group(2)) == REQUEST_AREA_BYTES
+    capacity = int(match.group(1)) * int(match.group(2))
+    assert capacity == REQUEST_AREA_BYTES == ANSWER_AREA_BYTES
 
 
 @pytest.mark.parametrize("runtime", ["cpython313", "python-data"])
@@ -185,6 +187,10 @@ def test_requests_are_left_in_memory_and_longer_ones_come_on_stdin(
             assert failed.exit_code == 5 and failed.status == "failed"
             assert len(idle_instances(box)) == 1
         assert program_of(box).request_address
+        # The tool answer area: another address, past the request's area or before it.
+        answer = program_of(box).answer_address
+        request = program_of(box).request_address
+        assert answer and abs(answer - request) >= 4 + REQUEST_AREA_BYTES
     assert left == [True, True, True, True, False, True]
 
 
