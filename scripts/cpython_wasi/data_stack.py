@@ -187,7 +187,8 @@ PANDAS_MESON_OPTIONS = ["--buildtype=release", "-Db_ndebug=if-release",
 LINK_EXCLUDE = re.compile(r"_tests$|^numpy\._core\._simd$")
 # Of python-data-sandbox.wasm: the 8 MiB stack + its static data, 18,901,296 bytes in all
 # with numpy 2.4.6, pandas 3.0.6, the plotting stack, scipy and scikit-learn and the 64 KiB
-# request area (14,691,696 before scipy and scikit-learn; wasm-ld says how much is needed
+# request area, and 64 KiB more with the tool answer area since session 20 (14,691,696
+# before scipy and scikit-learn; wasm-ld says how much is needed
 # when this is too small; the lean runtime needs ~11.5 MB). The snapshot's memory is what
 # the init run used.
 DATA_INITIAL_MEMORY = 19 * 1024 * 1024
