@@ -226,6 +226,20 @@ def test_the_answer_area_holds_only_the_answer_to_the_last_request(box: sw.Sandb
     assert result.stdout.splitlines() == ["b''", "None", "70000", "{'result': 'z'} None"]
 
 
+def test_an_answer_left_in_the_area_is_gone_for_the_next_run(box: sw.Sandbox) -> None:
+    # A raw request whose answer the run never takes leaves it in the guest's memory; the
+    # next run in the same (reused) instance, with tools or without, finds nothing there.
+    leave = box.execute(
+        "import os, json\n"
+        "os.write(4, json.dumps({'tool': 'echo', 'args': ['" + CANARY + "'],"
+        " 'kwargs': {}}).encode())\n", policy=sw.REPORT_ONLY_POLICY)
+    assert leave.status == "succeeded", (leave.error, leave.stderr)
+    for tools in (None, [echo]):
+        later = box.execute("import _sandbox_entry\nprint(_sandbox_entry.take_answer())",
+                            policy=sw.REPORT_ONLY_POLICY, tools=tools)
+        assert later.stdout == "None\n", later.stdout
+
+
 @pytest.mark.parametrize("how", ["argparse", "interrupt", "exit"])
 def test_a_tool_raising_systemexit_or_an_interrupt_fails_as_an_exception(
     box: sw.Sandbox, policy: sw.AuditPolicy, how: str
