@@ -15,12 +15,11 @@ output; at the end, on stderr, the marked error record (`ERROR_MARK` + JSON {typ
 message}), the run-time guard's findings (`FINDINGS_MARK`), the value of a last statement
 that is an expression (`VALUE_MARK`). A request that comes back to rest returns its exit
 status from the resume entry. Host tools answer on their own descriptor (`TOOLS_FD`) with
-frames of the same shape as the audit answer, or, when the runtime exports an answer area
-(`ANSWER_AREA_EXPORT`: a 4-byte little-endian length, then the JSON), leave the answer there
-during the request's write, where the guest's stub takes it without a read; so does the
-network channel (`NETWORK_FD`, always framed on its descriptor),
-whose requests and answers carry a JSON head and raw body bytes (`decode_network_request`,
-`network_answer`).
+frames of the same shape as the audit answer (where the runtime exports an answer area,
+`ANSWER_AREA_EXPORT`, an answer that fits is left there instead during the request's write,
+as a 4-byte little-endian length and the JSON, and the guest's stub takes it without a
+read); so does the network channel (`NETWORK_FD`), whose requests and answers carry a JSON
+head and raw body bytes (`decode_network_request`, `network_answer`).
 """
 
 from __future__ import annotations
