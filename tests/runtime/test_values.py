@@ -65,6 +65,17 @@ def test_values_that_are_not_json_have_a_repr_only() -> None:
     assert keys is not None and keys.json_error == "not representable as JSON"
 
 
+def test_a_value_holding_itself_has_a_repr_only_and_the_next_one_encodes(
+        session: sw.Session) -> None:
+    # The guest's one JSON encoder marks the containers it is in; a failed encoding (a
+    # cycle here) must leave none marked for the next value of the same instance.
+    circular = session.execute("v = [1]\nv.append(v)\nv").value
+    assert circular is not None and circular.repr == "[1, [...]]"
+    assert circular.json_value is None and circular.json_error == "not representable as JSON"
+    again = session.execute("v.pop()\n[v, v, {'v': v}]").value
+    assert again is not None and again.json_value == [[1], [1], {"v": [1]}]
+
+
 def test_large_values_are_bounded() -> None:
     long_text = sw.execute("'ab' * 40_000").value
     assert long_text is not None and long_text.repr_truncated is True
