@@ -532,13 +532,14 @@ def tables_from_json(data):
 
 
 def builtin_tables(name, enforce, _cache={}):  # noqa: B006 - the cache is the point
-    """The built-in policy `name` ("strict" or "balanced") as sets; computed once (at build
-    time, in a snapshot)."""
-    tables = _cache.get(name)
+    """The built-in policy `name` ("strict" or "balanced") as sets; computed once for each
+    (name, enforce) (at build time, in a snapshot) and shared by every run: nothing changes
+    a table once made (an image's tables are new dicts beside these)."""
+    tables = _cache.get((name, enforce))
     if tables is None:
         data = STRICT_TABLES if name == "strict" else BALANCED_TABLES
-        tables = _cache[name] = tables_from_json({**data, "enforce": True})
-    return {**tables, "enforce": enforce}
+        tables = _cache[name, enforce] = tables_from_json({**data, "enforce": enforce})
+    return tables
 
 
 
@@ -1003,10 +1004,16 @@ def serve(request=None, _exit=os._exit):
     return end(_run_user_code(source, code_object, guard) & 0xFF)
 
 
-def _policy_name(policy_line):
-    """The policy's name for the guard's messages: a built-in one's, or "configured"."""
-    name = policy_line.partition(b":")[0].partition(b"+")[0]
-    return name[1:].decode() if name in (b"@strict", b"@balanced") else "configured"
+def _policy_name(policy_line, _names={}):  # noqa: B006 - the cache is the point
+    """The policy's name for the guard's messages: a built-in one's, or "configured". The
+    built-in lines' (four, and with an image's suffix four more) are kept."""
+    name = _names.get(policy_line)
+    if name is None:
+        head = policy_line.partition(b":")[0].partition(b"+")[0]
+        name = head[1:].decode() if head in (b"@strict", b"@balanced") else "configured"
+        if name != "configured":
+            _names[policy_line] = name
+    return name
 
 
 def _come_to_rest(status):
@@ -2117,6 +2124,12 @@ if __name__ == "__main__" and sys.argv[1:] == ["--snapshot-init"]:
             if b'"facts"' not in _judge(_WARM_UP_SOURCE, _tables_for(_policy))[0]:
                 raise SystemExit("the warm-up source does not parse")
     _warm_up_serving()
+    # Every built-in policy's tables and name (with an image's suffix too) made here once:
+    # a run would otherwise make those it uses, and lose them with its memory.
+    for _line in BUILTIN_POLICY_LINES:
+        builtin_tables(*BUILTIN_POLICY_LINES[_line])
+        _policy_name(_line)
+        _policy_name(_line.replace(b":", IMAGE_POLICY_SUFFIX + b":", 1))
     # Frozen objects are never scanned again: without this, the first collection of every
     # run walks the whole start-up heap.
     gc.collect()
