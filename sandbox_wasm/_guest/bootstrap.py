@@ -309,12 +309,8 @@ def _value_record(value, _repr=repr, _type=type, _len=len, _encoder=[]):  # noqa
     return head.encode("utf-8", "backslashreplace")
 
 
-def _report_value_record(value, _sys=sys):
-    for stream in (_sys.stdout, _sys.stderr):  # the value comes after what was printed
-        try:  # noqa: SIM105
-            stream.flush()
-        except BaseException:
-            pass
+def _report_value_record(value):
+    _flush()  # the value comes after what was printed
     data = memoryview(VALUE_MARK + _value_record(value) + b"\n")
     while data:
         data = data[os.write(2, data):]
