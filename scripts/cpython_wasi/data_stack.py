@@ -831,6 +831,13 @@ def data_link(ctx: build.Ctx, out: Path, *, reactor: bool) -> Path:
     run(ctx, [*cc, f"-I{out}", "-c", HERE / "sandbox_audit.c", "-o", out / "sandbox_audit.o"],
         cwd=ctx.cross_dir)
     run(ctx, [*cc, "-c", out / "ext_inittab.c", "-o", out / "ext_inittab.o"], cwd=ctx.cross_dir)
+    # CPython's C files patched at the link, compiled as the lean link compiles them.
+    patched = build.patched_cpython_sources(ctx, out)
+    for obj, source in patched.items():
+        run(ctx, [*cc, f"-I{ctx.src / Path(obj).parent}", "-c", source,
+                  "-o", source.with_suffix(".o")], cwd=ctx.cross_dir)
+    python_objs = [entry for entry in v["LINK_PYTHON_OBJS"] if entry not in patched]
+    python_objs += [str(source.with_suffix(".o")) for source in patched.values()]
     libcxx = [cxx / "sysroot/lib/wasm32-wasi/libc++.a", cxx / "sysroot/lib/wasm32-wasi/libc++abi.a"]
     archives = [m["archive"] for m in modules] + libs + libcxx
     if reactor:
@@ -851,7 +858,7 @@ def data_link(ctx: build.Ctx, out: Path, *, reactor: bool) -> Path:
         cmd += ["-mexec-model=reactor"]
     cmd += ["-o", full, out / "sandbox_entry.o", out / "sandbox_audit.o", out / "ext_inittab.o",
             cxx / "lib/cxa_stub.o",
-            *v["LINK_PYTHON_OBJS"], *archives, *v.get("LIBS", []), *v.get("MODLIBS", []),
+            *python_objs, *archives, *v.get("LIBS", []), *v.get("MODLIBS", []),
             *v.get("SYSLIBS", []), *EXTRA_LINK_LIBS]
     if reactor:
         cmd += [*REACTOR_EXPORTS, *REACTOR_WRAPS, f"-Wl,-z,stack-size={build.STACK_BYTES}",
@@ -1146,8 +1153,10 @@ STAGE_SPECS = {
     **sci_stack.STAGE_SPECS,
     "data-link": dict(
         func=stage_data_link, needs=("sdk", "cross", "cxx", *EXT_STAGES, *LIB_STAGES),
-        files=("sandbox_entry.c", "sandbox_audit.c", "ast_children.py", "data/dup_allow.txt"),
-        helpers=(fresh_dir, data_link, build.write_ast_children, cross_link_vars,
+        files=("sandbox_entry.c", "sandbox_audit.c", "ast_children.py", "data/dup_allow.txt",
+               *(patch.name for patch in build.CPYTHON_LINK_PATCHES)),
+        helpers=(fresh_dir, data_link, build.write_ast_children, build.patched_cpython_sources,
+                 cross_link_vars,
                  linked_modules, write_inittab,
                  load_allow_list, global_definitions, check_duplicates, leak_needles,
                  check_no_leaks, thinlto_cache_dir, _leb, wasm_sections, wasm_exports,

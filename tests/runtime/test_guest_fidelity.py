@@ -45,6 +45,30 @@ CASES = [
     pytest.param(
         "import os\nopen('f.txt', 'w').write('x')\nos.utime('f.txt', (1_000_000, 2_000_000))\n"
         "st = os.stat('f.txt')\nprint(int(st.st_mtime))\n", id="os-utime"),
+    # Our runtime's sum() keeps an int total in 64 bits (wasm32's Py_ssize_t is 32:
+    # scripts/cpython_wasi/cpython-0001-*.patch): every edge of both widths sums as native.
+    pytest.param(
+        "B = 2 ** 31\nL = 2 ** 63\nprint(sum(i * i for i in range(100_000)))\n"
+        "print(sum([B - 1, 1]), sum([B, B]), sum([-B, -B, -1]), sum([B - 1] * 5, -B))\n"
+        "print(sum([2 ** 62, 2 ** 62]), sum([L - 1, 1]), sum([-L, -1]), sum([L - 1, -1]))\n"
+        "print(sum([-L + 1, -1]), sum([2 ** 62] * 4 + [-2 ** 62] * 4), sum([L - 1], -L))\n"
+        "print(sum([1, True, 2 ** 40, False]), sum([2 ** 40], 2 ** 40), sum(range(10), 2 ** 70))\n"
+        "print(sum([2 ** 70, -2 ** 70, 5]), sum([2 ** 64], -2 ** 64), sum([], L), sum([-L], 0))\n"
+        "print(sum([B, 2.5]), sum([L - 1, 0.5]), sum([1, 2 ** 64]), sum([L, -L]))\n"
+        "class I(int):\n    pass\nprint(sum([I(2 ** 40), 1]), sum([1, I(L)]), sum(iter([B] * 3)))\n"
+        "print([type(sum(x)).__name__ for x in ([L - 1, 1], [B, B], [True, True])])\n",
+        id="sum-of-ints-at-32-and-64-bits"),
+    # pymalloc is called directly while it is the allocator (cpython-0002-*.patch); tracemalloc
+    # replaces it with its hooks, which then see every allocation and free.
+    pytest.param(
+        "import tracemalloc\ntracemalloc.start()\nbase = tracemalloc.get_traced_memory()[0]\n"
+        "keep = [bytearray(1000) for _ in range(200)] + [list(range(50)) for _ in range(200)]\n"
+        "grown = tracemalloc.get_traced_memory()[0] - base\n"
+        "del keep\nshrunk = tracemalloc.get_traced_memory()[0] - base\n"
+        "stats = tracemalloc.take_snapshot().statistics('lineno')\ntracemalloc.stop()\n"
+        "print(grown > 200 * 1000 + 200 * 50 * 4, shrunk < grown // 10, len(stats) > 0,\n"
+        "      tracemalloc.is_tracing(), tracemalloc.get_traced_memory())\n",
+        id="tracemalloc-sees-allocations"),
     pytest.param(
         "import hashlib\nprint(hashlib.pbkdf2_hmac('sha256', b'password', b'salt', 1000).hex())\n"
         "print(hashlib.pbkdf2_hmac('sha1', b'pw', b'NaCl', 10, dklen=50).hex())\n",
