@@ -918,9 +918,11 @@ $(SANDBOX_OUT)/sandbox_audit.o: $(SANDBOX_AUDIT_C) $(SANDBOX_OUT)/ast_children.h
 	$(CC) -c $(PY_CORE_CFLAGS) -I$(SANDBOX_OUT) -o $@ $(SANDBOX_AUDIT_C)
 
 # CPython's C files patched at the link (build.py: CPYTHON_LINK_PATCHES), compiled as the
-# cross build compiles its own; their objects replace the cross build's.
+# cross build compiles its own; their objects replace the cross build's. Their __FILE__ is
+# the original's (no build path in the module).
 $(SANDBOX_OUT)/cpython/%.o: $(SANDBOX_OUT)/cpython/%.c pyconfig.h
-	$(CC) -c $(PY_CORE_CFLAGS) -I$(srcdir)/$(dir $*) -o $@ $<
+	$(CC) -c $(PY_CORE_CFLAGS) -I$(srcdir)/$(dir $*) \
+	    -ffile-prefix-map=$(SANDBOX_OUT)/cpython=$(srcdir) -o $@ $<
 
 SANDBOX_PYTHON_OBJS = $(filter-out $(SANDBOX_REPLACED_OBJS),$(LINK_PYTHON_OBJS)) \
 	$(SANDBOX_PATCHED_OBJS)

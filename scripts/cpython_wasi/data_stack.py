@@ -831,10 +831,13 @@ def data_link(ctx: build.Ctx, out: Path, *, reactor: bool) -> Path:
     run(ctx, [*cc, f"-I{out}", "-c", HERE / "sandbox_audit.c", "-o", out / "sandbox_audit.o"],
         cwd=ctx.cross_dir)
     run(ctx, [*cc, "-c", out / "ext_inittab.c", "-o", out / "ext_inittab.o"], cwd=ctx.cross_dir)
-    # CPython's C files patched at the link, compiled as the lean link compiles them.
+    # CPython's C files patched at the link, compiled as the lean link compiles them (their
+    # __FILE__ the original's, as the cross build names it: no build path in the module).
     patched = build.patched_cpython_sources(ctx, out)
+    srcdir = os.path.relpath(ctx.src, ctx.cross_dir)
     for obj, source in patched.items():
-        run(ctx, [*cc, f"-I{ctx.src / Path(obj).parent}", "-c", source,
+        run(ctx, [*cc, f"-I{ctx.src / Path(obj).parent}",
+                  f"-ffile-prefix-map={out / 'cpython'}={srcdir}", "-c", source,
                   "-o", source.with_suffix(".o")], cwd=ctx.cross_dir)
     python_objs = [entry for entry in v["LINK_PYTHON_OBJS"] if entry not in patched]
     python_objs += [str(source.with_suffix(".o")) for source in patched.values()]
