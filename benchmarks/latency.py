@@ -49,12 +49,6 @@ CPU = (
 )
 
 
-
-
-
-
-
-
 def timed(fn, n: int) -> dict[str, float]:  # type: ignore[no-untyped-def]
     return summary([milliseconds(fn) for _ in range(n)])
 
