@@ -22,6 +22,9 @@ RECIPE_FILES = [
         "stdlib_finder.py",
         "make_stdlib_blob.py", "install.py",
     )),
+    # CPython's own patches, applied at the links.
+    *(str(path.relative_to(HERE)) for path in sorted(
+        (HERE / "scripts" / "cpython_wasi").glob("cpython-*.patch"))),
     # The data runtime's patches, compiler wrapper, tables and C/C++ stand-ins (kept in
     # _recipe/data/, data/wasi-include/ included).
     *(str(path.relative_to(HERE)) for path in sorted(

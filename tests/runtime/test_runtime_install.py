@@ -11,6 +11,7 @@ test rebuilds it; pip takes the dependencies from the wheel cache scripts/setup.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -30,7 +31,8 @@ REPO = Path(__file__).resolve().parents[2]
 RECIPE = ["build.sh", "build.py", "sandbox_entry.c", "sandbox_audit.c", "ast_children.py",
           "stdlib_finder.py", "make_stdlib_blob.py",
           "install.py", "data_stack.py", "plot_stack.py", "sci_stack.py",
-          "data/wasi-include/mutex"]
+          "data/wasi-include/mutex",
+          *sorted(p.name for p in (REPO / "scripts" / "cpython_wasi").glob("cpython-*.patch"))]
 
 
 def _run(cmd: list[str | Path], *, env: dict[str, str], cwd: Path,
@@ -108,7 +110,12 @@ def test_wheel_in_a_fresh_venv_installs_its_runtimes_and_runs(tmp_path: Path) ->
         == str(data_dir)
 
     installed = _checked(_run([wasm_exec, "runtime", "install"], env=env, cwd=elsewhere))
-    assert (data_dir / "cpython313" / "python-snapshot.wasm").is_file(), installed
+    snapshot = data_dir / "cpython313" / "python-snapshot.wasm"
+    assert snapshot.is_file(), installed
+    # The same recipe builds the same runtime: a file missing from the wheel's recipe (a
+    # CPython patch, say) would build another one, silently.
+    assert hashlib.sha256(snapshot.read_bytes()).hexdigest() == hashlib.sha256(
+        (runtime_dir() / "cpython313" / "python-snapshot.wasm").read_bytes()).hexdigest()
     ran = _run([wasm_exec, "-c", "print(6*7)"], env=env, cwd=elsewhere)
     assert (ran.returncode, ran.stdout) == (0, "42\n"), ran.stderr
 
