@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import copy
 import functools
 from collections.abc import Callable
@@ -146,6 +147,17 @@ def construct(cls: type[_M], /, **values: Any) -> _M:
     return model
 
 
+def shallow_copy(model: _M) -> _M:
+    """A copy of a model `construct` made (same fields, same values), as cheaply: for
+    models of immutable values kept to be handed out as a fresh object each time."""
+    copy = model.__class__.__new__(model.__class__)
+    _set_attribute(copy, "__dict__", model.__dict__.copy())
+    _set_attribute(copy, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
+    _set_attribute(copy, "__pydantic_extra__", None)
+    _set_attribute(copy, "__pydantic_private__", None)
+    return copy
+
+
 class ResultModel(BaseModel):
     """A result model that also reads as a mapping of its fields, for code written against
     dict results (`result["status"]`, `"stdout" in result`, `dict(result)`,
@@ -253,17 +265,25 @@ class EffectiveLimits(ResultModel):
 
     @classmethod
     def of(cls, limits: Limits) -> EffectiveLimits:
-        # Each result gets its own (mutable) copy of the validated fields.
-        return construct(cls, **_effective_limit_fields(limits))
+        # Each result gets its own (mutable) copy of the validated fields: once per Limits
+        # object, on every execution's path.
+        known = _EFFECTIVE.get(id(limits))
+        if known is None:
+            fields = {name: getattr(limits, name) for name in cls.model_fields}
+            fields["fuel"] = limits.effective_fuel
+            known = (limits, construct(cls, **fields))
+            if len(_EFFECTIVE) >= _EFFECTIVE_KEPT:
+                with contextlib.suppress(KeyError, StopIteration, RuntimeError):
+                    del _EFFECTIVE[next(iter(_EFFECTIVE))]
+            _EFFECTIVE[id(limits)] = known
+        return shallow_copy(known[1])
 
 
-@functools.lru_cache(maxsize=256)
-def _effective_limit_fields(limits: Limits) -> dict[str, Any]:
-    # The fields of a validated (and frozen) Limits, with the fuel resolved: once per
-    # distinct Limits, on every execution's path.
-    fields = {name: getattr(limits, name) for name in EffectiveLimits.model_fields}
-    fields["fuel"] = limits.effective_fuel
-    return fields
+#: The effective limits of the Limits objects used lately, by id (each entry holds its
+#: Limits, so the id stays its own): a frozen model's hash, as an lru_cache key, cost more
+#: than the rest.
+_EFFECTIVE: dict[int, tuple[Limits, EffectiveLimits]] = {}
+_EFFECTIVE_KEPT = 256
 
 
 class Finding(ResultModel):

@@ -26,6 +26,7 @@ import contextlib
 import ctypes
 import io
 import mmap
+import operator
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -85,38 +86,58 @@ class MemoryState:
         return sum(len(data) for _, data in self.runs)
 
 
+class WrittenPages:
+    """The sorted (start, end) offsets of a memory's written pages, and the copy of their
+    bytes: one C-level pass (`operator.itemgetter` of the slices, `map(bytearray, ...)`)
+    instead of a Python loop per range; a checkpoint of a small session copies ~70 ranges,
+    which the loop took ~15 us to walk."""
+
+    __slots__ = ("_starts", "_take", "end", "ranges")
+
+    def __init__(self, ranges: Sequence[tuple[int, int]]) -> None:
+        self.ranges = tuple(ranges)
+        self.end = self.ranges[-1][1] if self.ranges else 0
+        self._starts = tuple(start for start, _ in self.ranges)
+        slices = [slice(start, end) for start, end in self.ranges]
+        self._take: Callable[[memoryview], tuple[memoryview, ...]] = (
+            operator.itemgetter(*slices) if len(slices) > 1
+            else lambda view: tuple(view[part] for part in slices))
+
+    def copy(self, view: memoryview) -> tuple[tuple[int, bytearray], ...]:
+        """(start, a copy of its bytes) of each range of `view`."""
+        return tuple(zip(self._starts, map(bytearray, self._take(view)), strict=True))
+
+
 def capture(
     memory: wasmtime.Memory, store: wasmtime.Store, fresh_image: Callable[[], bytes],
-    *, stack_top: int = 0, written: Sequence[tuple[int, int]] | None = None,
+    *, stack_top: int = 0, written: WrittenPages | None = None,
     pagemap: bool = True,
-) -> tuple[MemoryState, list[tuple[int, int]] | None]:
+) -> tuple[MemoryState, WrittenPages | None]:
     """The state of `memory` now, at rest, leaving out the C stack below `stack_top`, and
-    the (start, end) offsets of the pages pagemap reports written (None where it cannot
-    tell). `written`: those of an earlier capture of the same memory, still exact when the
-    thread that ran the guest took no page fault since (`thread_faults`; see MemoryReset):
-    pagemap is then not read again. `fresh_image` gives a fresh instance's memory, which
-    is only needed (once per runtime) where pagemap is not available, or not to be asked
-    (`pagemap=False`: the memory's pages are write-protected, `_host.write_tracking`)."""
+    the pages pagemap reports written (None where it cannot tell). `written`: those of an
+    earlier capture of the same memory, still exact when the thread that ran the guest
+    took no page fault since (`thread_faults`; see MemoryReset): pagemap is then not read
+    again. `fresh_image` gives a fresh instance's memory, which is only needed (once per
+    runtime) where pagemap is not available, or not to be asked (`pagemap=False`: the
+    memory's pages are write-protected, `_host.write_tracking`)."""
     size = memory.data_len(store)
     address = memory_address(memory, store)
-    ranges = list(written) if written is not None and (
-        not written or written[-1][1] <= size) else None
-    if ranges is None:
+    pages = written if written is not None and written.end <= size else None
+    if pages is None:
         base = stack_floor(stack_top, size)
         found = written_ranges(address + base, size - base) if pagemap else None
-        if found is not None:
-            ranges = [(base + start, base + end) for start, end in found]
-        else:
+        if found is None:
             differing = _differing_ranges(address + base, size - base, fresh_image()[base:])
             return MemoryState(size, tuple(
                 (base + start, ctypes.string_at(address + base + start, end - start))
                 for start, end in differing
             )), None
+        pages = WrittenPages([(base + start, base + end) for start, end in found])
     # Bytearrays, so that a tracked session's next checkpoint (`update`) overwrites them in
     # place without converting each run first (as cheap to make as bytes).
     with _bytes_at(address, size) as memory_bytes:
-        runs = tuple((start, bytearray(memory_bytes[start:end])) for start, end in ranges)
-    return MemoryState(size, runs), ranges
+        runs = pages.copy(memory_bytes)
+    return MemoryState(size, runs), pages
 
 
 def update(

@@ -32,7 +32,7 @@ from .._audit.cache import look_up
 from .._audit.policy import AuditPolicy, PolicyLike
 from .._errors import InvalidRequestError, SandboxError, SessionClosedError, SnapshotError
 from .._fs.tree import FileCaps, freeze, thaw
-from .._host.memory import MemoryStateError, apply, capture, thread_faults
+from .._host.memory import MemoryStateError, WrittenPages, apply, capture, thread_faults
 from .._host.output import GuestOutcome
 from .._host.program import LiveInstance
 from .._host.write_tracking import WriteTracker, track, tracked_update
@@ -159,7 +159,7 @@ class Session(Closeable):
         self._pending: _PendingCheckpoint | None = None
         #: The pages of the instance's memory pagemap reported written at the last
         #: checkpoint (None: unknown); reused while no call took a page fault.
-        self._written: list[tuple[int, int]] | None = None
+        self._written: WrittenPages | None = None
         #: The kernel's record of the pages written since the last checkpoint, once the
         #: checkpoint passed TRACK_WRITES_ABOVE (None: not tracked).
         self._tracker: WriteTracker | None = None

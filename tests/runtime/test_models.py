@@ -4,6 +4,7 @@ results), with attribute access unchanged and JSON round trips intact."""
 from __future__ import annotations
 
 import json
+import uuid
 
 import pytest
 from pydantic import BaseModel
@@ -97,3 +98,28 @@ def test_construct_refuses_unknown_and_missing_fields() -> None:
         construct(sw.ErrorInfo, type="T", message="m", extra=1)
     with pytest.raises(TypeError, match="required field 'message'"):
         construct(sw.ErrorInfo, type="T")
+
+
+def test_each_result_has_its_own_id_limits_and_runtime() -> None:
+    # The host keeps one EffectiveLimits and RuntimeInfo per Limits object and runtime,
+    # and hands each result a copy: a caller changing one result changes no other.
+    limits = sw.Limits(timeout_ms=1_234)
+    first, second = (sw.execute("pass", limits=limits) for _ in range(2))
+    assert first.limits == second.limits and first.limits is not second.limits
+    assert first.runtime == second.runtime and first.runtime is not second.runtime
+    first.limits.timeout_ms = 1
+    first.runtime.name = "changed"
+    first.limits.model_fields_set.add("not a field")
+    third = sw.execute("pass", limits=limits)
+    assert third.limits.timeout_ms == second.limits.timeout_ms == 1_234
+    assert third.runtime.name == second.runtime.name == "cpython313-wasi-snapshot"
+    assert "not a field" not in third.limits.model_fields_set
+    assert third.limits.model_dump() == sw.EffectiveLimits.model_validate(
+        third.limits.model_dump()).model_dump()
+    # Ids are random version-4 UUIDs, as `uuid.uuid4().hex` makes them.
+    ids = {first.execution_id, second.execution_id, third.execution_id}
+    assert len(ids) == 3
+    for execution_id in ids:
+        parsed = uuid.UUID(hex=execution_id)
+        assert parsed.version == 4 and parsed.variant == uuid.RFC_4122
+        assert parsed.hex == execution_id

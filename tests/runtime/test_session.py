@@ -66,6 +66,35 @@ def test_globals_imports_functions_and_classes_persist(session: sw.Session) -> N
     assert session.calls == 2
 
 
+def test_a_source_run_again_runs_its_kept_code_with_the_same_effect(
+    session: sw.Session,
+) -> None:
+    # The session keeps the code of the sources it ran (the guest's `_session_code`): a
+    # source run again is not compiled again, which its fuel shows, and does what a
+    # compiled one does, whatever the calls between changed.
+    run(session, "x = 0\nlog = []")
+    step = "x += 1\nlog.append(x)\nx"
+    # The first call is audited; the second's audit answer comes from the host's cache and
+    # it is compiled; the third runs the code the second kept.
+    calls = [run(session, step) for _ in range(3)]
+    assert [call.value.json_value for call in calls] == [1, 2, 3]  # type: ignore[union-attr]
+    assert calls[2].metrics.fuel_consumed < 0.8 * calls[1].metrics.fuel_consumed
+    # A `from __future__` import of an earlier call does not reach a later source's code,
+    # compiled or kept (each is compiled on its own, as the first time).
+    annotated = "def f(a: undefined_name): pass\nf.__annotations__['a'] is None"
+    assert run(session, annotated).error.type == "NameError"  # type: ignore[union-attr]
+    run(session, "from __future__ import annotations")
+    assert run(session, annotated).error.type == "NameError"  # type: ignore[union-attr]
+    # More sources than the session keeps, and one too long to keep, all still run.
+    for i in range(70):
+        assert run(session, f"x += {i}").status == "succeeded"
+    long = "x += 1\n" + "# padding\n" * 500
+    assert run(session, long).status == "succeeded"
+    assert run(session, long).status == "succeeded"
+    assert run(session, step).value.json_value == 3 + sum(range(70)) + 3  # type: ignore[union-attr]
+    assert run(session, "log[:3]").value.json_value == [1, 2, 3]  # type: ignore[union-attr]
+
+
 def test_an_exception_reports_and_keeps_the_state(session: sw.Session) -> None:
     run(session, "total = 10")
     failed = run(session, "total += 5\nraise ValueError('boom')")
