@@ -183,15 +183,21 @@ class MemoryFS:
     def outputs(self, since: Mapping[int, int] | None = None) -> dict[str, bytes]:
         """The files under /output (path relative to it -> bytes); with `since` (a `mark()`),
         only those created or changed after it."""
+        output = self._dir("output")
+        if not output.entries:
+            return {}
         found: dict[str, bytes] = {}
-        for path, node in self._walk(self._dir("output"), ""):
+        for path, node in self._walk(output, ""):
             if since is None or since.get(node.ino) != node.version:
                 found[path] = bytes(node.data or b"")
         return dict(sorted(found.items()))
 
     def mark(self) -> dict[int, int]:
         """The versions of /output's files now, for `outputs(since=...)`."""
-        return {node.ino: node.version for _, node in self._walk(self._dir("output"), "")}
+        output = self._dir("output")
+        if not output.entries:
+            return {}
+        return {node.ino: node.version for _, node in self._walk(output, "")}
 
     def _dir(self, name: str) -> Node:
         node = self.root.children[name]

@@ -54,6 +54,42 @@ if FAST_CALLS:
     _memory_data_size.restype = ctypes.c_size_t
 
 
+    _get_fuel = _lib.wasmtime_context_get_fuel
+    _get_fuel.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64)]
+    _get_fuel.restype = ctypes.c_void_p
+    _set_fuel = _lib.wasmtime_context_set_fuel
+    _set_fuel.argtypes = [ctypes.c_void_p, ctypes.c_uint64]
+    _set_fuel.restype = ctypes.c_void_p
+    _set_epoch_deadline = _lib.wasmtime_context_set_epoch_deadline
+    _set_epoch_deadline.argtypes = [ctypes.c_void_p, ctypes.c_uint64]
+    _set_epoch_deadline.restype = None
+
+
+def refuel(caller: wasmtime.Caller, fuel: int | None, epoch_ticks: int) -> int | None:
+    """From inside a host call: give the store `fuel` (None: leave it), returning the fuel
+    it had left, and an epoch deadline `epoch_ticks` from now. One store context for the
+    three (wasmtime-py's Store methods look it up, and check it, each time)."""
+    if not FAST_CALLS:
+        store: Any = caller
+        left = None
+        if fuel is not None:
+            left = wasmtime.Store.get_fuel(store)
+            wasmtime.Store.set_fuel(store, fuel)
+        wasmtime.Store.set_epoch_deadline(store, epoch_ticks)
+        return left
+    context = caller._context()
+    left = None
+    if fuel is not None:
+        remaining = ctypes.c_uint64(0)
+        error = _get_fuel(context, ctypes.byref(remaining)) or _set_fuel(context, fuel)
+        if error:
+            raise wasmtime.WasmtimeError._from_ptr(ctypes.cast(
+                error, ctypes.POINTER(ffi.wasmtime_error_t)))
+        left = remaining.value
+    _set_epoch_deadline(context, epoch_ticks)
+    return left
+
+
 def memory_extent(caller: wasmtime.Caller, memory: wasmtime.Memory) -> tuple[int, int]:
     """(address in the host, size in bytes) of a guest's memory, from inside a host call:
     the memory cannot move or grow while the call runs."""

@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import struct
 import threading
@@ -136,8 +135,10 @@ def wasi_shim(shim: _Shim) -> _Shim:
             errno = error.errno
         except Exception:
             errno = ERRNO_FAULT
-        with contextlib.suppress(Exception):
+        try:  # noqa: SIM105 - a suppress() context costs every host call ~0.7 us more
             _past_deadline(caller)
+        except Exception:
+            pass
         return errno
 
     return call  # type: ignore[return-value]  # wraps() keeps the shim's signature

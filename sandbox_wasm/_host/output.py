@@ -83,6 +83,16 @@ class CappedOutput:
 
     def _take_answer(self, chunk: bytes) -> bytes:
         """Consume audit-answer bytes from `chunk`; return what is left for user output."""
+        if not self._answer_header and len(chunk) >= ANSWER_LENGTH_BYTES:
+            # The whole answer in one write (as the bootstrap writes it): no parts to join.
+            length = int.from_bytes(chunk[:ANSWER_LENGTH_BYTES], "little")
+            end = ANSWER_LENGTH_BYTES + length
+            if length <= MAX_ANSWER_BYTES and len(chunk) >= end:
+                self._answer_header = chunk[:ANSWER_LENGTH_BYTES]
+                self._answer_pending = False
+                self.audit_answer = chunk[ANSWER_LENGTH_BYTES:end]
+                self.answer_at = time.perf_counter()
+                return chunk[end:]
         if len(self._answer_header) < ANSWER_LENGTH_BYTES:
             need = ANSWER_LENGTH_BYTES - len(self._answer_header)
             self._answer_header += chunk[:need]

@@ -18,11 +18,10 @@ from __future__ import annotations
 import struct
 import threading
 import time
-from typing import Any
 
 import wasmtime
 
-from .calls import EPOCH_CALLBACKS, define_host_function
+from .calls import EPOCH_CALLBACKS, define_host_function, refuel
 from .engine import EPOCH_TICK_SECONDS
 from .hostcall import (
     CHECK_TICKS,
@@ -247,12 +246,8 @@ def _start_user_phase(caller: wasmtime.Caller) -> None:
     methods work on the Caller, which exposes the same store context."""
     fuel, timeout_ms = run_state.next_phase
     run_state.next_phase = None
-    store: Any = caller
-    run_state.audit_fuel_used = 0
-    if run_state.fuel_metered:
-        run_state.audit_fuel_used = run_state.first_phase_fuel - wasmtime.Store.get_fuel(store)
-        wasmtime.Store.set_fuel(store, fuel)
-    wasmtime.Store.set_epoch_deadline(store, epoch_deadline(timeout_ms))
+    left = refuel(caller, fuel if run_state.fuel_metered else None, epoch_deadline(timeout_ms))
+    run_state.audit_fuel_used = 0 if left is None else run_state.first_phase_fuel - left
     run_state.deadline = time.monotonic() + timeout_ms / 1000
 
 
