@@ -24,6 +24,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import ctypes
+import functools
 import io
 import itertools
 import mmap
@@ -82,10 +83,10 @@ class MemoryState:
     size: int
     runs: tuple[tuple[int, bytes | bytearray | memoryview], ...]
 
-    @property
+    @functools.cached_property
     def stored_bytes(self) -> int:
         """Bytes held by the runs (what a checkpoint costs in host memory)."""
-        return sum(len(data) for _, data in self.runs)
+        return sum(map(len, map(operator.itemgetter(1), self.runs)))
 
 
 class WrittenPages:

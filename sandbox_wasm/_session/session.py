@@ -157,6 +157,9 @@ class Session(Closeable):
         self._checkpoint: SessionState | None = None
         #: The checkpoint of the last call, if not taken yet (`_after_call`).
         self._pending: _PendingCheckpoint | None = None
+        #: A checkpoint left to the session's next use on its own thread (a call back to
+        #: back with the last), by its `same_pages` (None: none).
+        self._deferred: bool | None = None
         #: The pages of the instance's memory pagemap reported written at the last
         #: checkpoint (None: unknown); reused while no call took a page fault.
         self._written: WrittenPages | None = None
@@ -198,6 +201,7 @@ class Session(Closeable):
             self._free()
 
     def _free(self) -> None:
+        self._deferred = None
         pending, self._pending = self._pending, None
         if pending is not None:
             pending.cancel()  # not needed any more (waited for if being taken: it reads)
@@ -213,6 +217,9 @@ class Session(Closeable):
     def _settle(self) -> None:
         """Take the checkpoint the last call left, or wait for the checkpoint thread taking
         it (every use of the instance does this first: the checkpoint reads it)."""
+        if self._deferred is not None:
+            same_pages, self._deferred = self._deferred, None
+            self._checkpoint = self._capture(same_pages=same_pages)
         pending, self._pending = self._pending, None
         if pending is not None:
             self._checkpoint = pending.result()
@@ -394,9 +401,11 @@ class Session(Closeable):
         if not self._closed and self._instance.memory is not None:
             memory_bytes = self._instance.memory.data_len(self._instance.store)
         if came_to_rest and self.on_trap == "rollback":
-            self._pending = _PendingCheckpoint(
-                functools.partial(self._capture, same_pages=same_pages))
-            if not back_to_back:
+            if back_to_back:
+                self._deferred = same_pages
+            else:
+                self._pending = _PendingCheckpoint(
+                    functools.partial(self._capture, same_pages=same_pages))
                 _checkpointer.submit(self._pending.in_background)
         return construct(SessionCall, id=self.id, call=self.calls, rolled_back=rolled_back,
                          closed=self._closed, memory_bytes=memory_bytes)

@@ -326,6 +326,8 @@ def test_calls_back_to_back_take_their_checkpoints_themselves(
     for _ in range(20):
         run(session, "x += 1")
     assert len(submitted) <= 2  # the first calls only (nothing came before them)
+    # The last call's checkpoint is left to the next call, on the caller's thread.
+    assert session._deferred is not None and session._pending is None
     time.sleep(0.6)
     run(session, "x += 1")
     assert len(submitted) >= 1 and session._pending is not None
