@@ -90,9 +90,10 @@ def refuel(caller: wasmtime.Caller, fuel: int | None, epoch_ticks: int) -> int |
     return left
 
 
-def memory_extent(caller: wasmtime.Caller, memory: wasmtime.Memory) -> tuple[int, int]:
-    """(address in the host, size in bytes) of a guest's memory, from inside a host call:
-    the memory cannot move or grow while the call runs."""
+def memory_extent(caller: wasmtime.Caller | wasmtime.Store, memory: wasmtime.Memory
+                  ) -> tuple[int, int]:
+    """(address in the host, size in bytes) of a guest's memory, from inside a host call
+    (the memory cannot move or grow while the call runs) or of a store at rest."""
     if FAST_CALLS:
         context = caller._context()
         handle = ctypes.byref(memory._memory)

@@ -36,6 +36,8 @@ from dataclasses import dataclass
 
 import wasmtime
 
+from .calls import memory_extent
+
 try:
     import resource
 except ImportError:  # pragma: no cover - not a Unix
@@ -133,8 +135,7 @@ def capture(
     again. `fresh_image` gives a fresh instance's memory, which is only needed (once per
     runtime) where pagemap is not available, or not to be asked (`pagemap=False`: the
     memory's pages are write-protected, `_host.write_tracking`)."""
-    size = memory.data_len(store)
-    address = memory_address(memory, store)
+    address, size = memory_extent(store, memory)
     pages = written if written is not None and written.end <= size else None
     if pages is None:
         base = stack_floor(stack_top, size)
@@ -161,10 +162,9 @@ def update(
     session rewriting its own pages), they are overwritten in place, so `state` is not to
     be used afterwards; otherwise (new pages written, or the memory grew) the runs become
     their union with the written ranges, copied afresh."""
-    size = memory.data_len(store)
+    address, size = memory_extent(store, memory)
     if size < state.size:
         raise MemoryStateError("linear memory never shrinks: this state is of another one")
-    address = memory_address(memory, store)
     base = stack_floor(stack_top, size)
     changed = [(max(start, base), min(end, size)) for start, end in written
                if end > base and start < size]
@@ -377,9 +377,7 @@ def thread_faults() -> int | None:
 
 def memory_address(memory: wasmtime.Memory, store: wasmtime.Store) -> int:
     """Where the memory's bytes start in the host process."""
-    address = ctypes.cast(memory.data_ptr(store), ctypes.c_void_p).value
-    assert address is not None
-    return address
+    return memory_extent(store, memory)[0]
 
 
 _pagemap_lock = threading.Lock()

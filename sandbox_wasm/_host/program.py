@@ -34,7 +34,7 @@ from .._models import MIB, Limits
 from .._runtimes.artifacts import RuntimeFile
 from .._tools import ToolChannel
 from .._wire import ANSWER_AREA_EXPORT
-from .calls import call_entry, watch_epochs
+from .calls import call_entry, memory_extent, watch_epochs
 from .engine import EngineHost
 from .hostcall import on_epoch, run_state
 from .memory import WASM_PAGE, MemoryReset, memory_address, thread_faults
@@ -444,9 +444,9 @@ class LiveInstance(Closeable):
         address = self.program.request_address
         if address is None or self.memory is None or not 0 < len(payload) <= REQUEST_AREA_BYTES:
             return False
-        if address + 4 + len(payload) > self.memory.data_len(self.store):
+        base, size = memory_extent(self.store, self.memory)
+        if address + 4 + len(payload) > size:
             return False
-        base = memory_address(self.memory, self.store)
         ctypes.memmove(base + address + 4, payload, len(payload))
         ctypes.memmove(base + address, len(payload).to_bytes(4, "little"), 4)
         return True
