@@ -535,3 +535,39 @@ def test_a_session_cannot_forge_the_audit_other_runs_get(box: sw.Sandbox) -> Non
                 sw.Session(sandbox=box, policy=sw.REPORT_ONLY_POLICY).execute(FLAGGED_SOURCE)):
         assert run.stdout == "ran\n"
         assert [finding.name for finding in run.audit.flagged_calls] == ["socket"], run.audit
+
+
+# A session keeps the code of the sources it ran (the guest's `_session_code`); this call
+# swaps the code kept for STEP for code of its own.
+STEP = "print('step', 6 * 7)"
+SWAP_KEPT_CODE = (
+    "import sys\nkept = sys._getframe(1).f_globals['_session_code'].__defaults__[-1]\n"
+    "for source, (answer, code, blocked) in list(kept.items()):\n"
+    "    kept[source] = (answer, compile(\"print('swapped')\", '<x>', 'exec'), blocked)\n"
+    "print(len(kept))\n"
+)
+
+
+def test_kept_code_swapped_by_a_session_stays_in_that_session(box: sw.Sandbox) -> None:
+    with open_session(box, sw.REPORT_ONLY_POLICY) as session:
+        for _ in range(3):  # audited, compiled, then run from the kept code
+            assert session.execute(STEP).stdout == "step 42\n"
+        assert session.execute(SWAP_KEPT_CODE).status == "succeeded"
+        # The session's own interpreter, which its code already runs as it likes.
+        assert session.execute(STEP).stdout == "swapped\n"
+    with open_session(box, sw.REPORT_ONLY_POLICY) as other:
+        for _ in range(3):
+            assert other.execute(STEP).stdout == "step 42\n"
+    assert box.execute(STEP).stdout == "step 42\n"
+
+
+@pytest.mark.parametrize("enforcing", [sw.STRICT_POLICY, sw.BALANCED_POLICY],
+                         ids=["strict", "balanced"])
+def test_an_enforcing_policy_refuses_the_swap(box: sw.Sandbox,
+                                              enforcing: sw.AuditPolicy) -> None:
+    with open_session(box, enforcing) as session:
+        for _ in range(3):
+            assert session.execute(STEP).stdout == "step 42\n"
+        swap = session.execute(SWAP_KEPT_CODE)
+        assert swap.status == "blocked" and swap.stdout == ""
+        assert session.execute(STEP).stdout == "step 42\n"
