@@ -151,6 +151,11 @@ class MemoryFS:
         self.created_nodes = 0
         #: ino -> (version, bytes) of the files at the last `freeze`, to share unchanged bytes.
         self.frozen: dict[int, tuple[int, bytes]] = {}
+        #: Bumped by every method that may change the tree or its descriptors (whether it
+        #: does or not: reads move offsets), for `freeze`.
+        self.generation = 0
+        #: The last `freeze`, and the generation it was taken at.
+        self.frozen_state: tuple[int, FsState] | None = None
         #: What a cap refused, in the guest's words (path and reason), first ones only.
         self.dropped: list[str] = []
         for name, data in (inputs or {}).items():
@@ -160,6 +165,7 @@ class MemoryFS:
     def add_input(self, name: str, data: bytes) -> None:
         """Put (or replace) `/input/<name>`; `name` must already be valid (`files`).
         Raises ValueError when the name runs through a file or names a directory."""
+        self.generation += 1
         directory = self._dir("input")
         parts = name.split("/")
         for part in parts[:-1]:
@@ -264,6 +270,7 @@ class MemoryFS:
         return fd
 
     def close(self, fd: int) -> None:
+        self.generation += 1
         node = self.handle(fd).node
         del self.handles[fd]
         if node.parent is None and not any(h.node is node for h in self.handles.values()):
@@ -352,6 +359,7 @@ class MemoryFS:
 
     # -- the WASI operations ---------------------------------------------------------------
     def open(self, dirfd: int, path: bytes, oflags: int, rights: int, fdflags: int) -> int:
+        self.generation += 1
         parent, name, trailing = self._lookup(dirfd, path)
         readable = bool(rights & RIGHT_FD_READ)
         writable = bool(rights & RIGHT_FD_WRITE) or bool(oflags & OFLAG_TRUNC)
@@ -375,6 +383,7 @@ class MemoryFS:
                                    append=bool(fdflags & FDFLAG_APPEND)))
 
     def read(self, fd: int, length: int, offset: int | None = None) -> bytes:
+        self.generation += 1
         handle = self.handle(fd)
         if handle.node.is_dir:
             raise FsError(EISDIR)
@@ -394,6 +403,7 @@ class MemoryFS:
         self._check_room(node, start + length)
 
     def write(self, fd: int, chunk: bytes, offset: int | None = None) -> int:
+        self.generation += 1
         handle, node, start = self._write_target(fd, offset)
         assert node.data is not None
         end = start + len(chunk)
@@ -444,6 +454,7 @@ class MemoryFS:
         node.mtime_ns = time.time_ns()
 
     def seek(self, fd: int, delta: int, whence: int) -> int:
+        self.generation += 1
         handle = self.handle(fd)
         if handle.node.is_dir:
             raise FsError(EISDIR)
@@ -454,6 +465,7 @@ class MemoryFS:
         return handle.offset
 
     def set_size(self, fd: int, size: int) -> None:
+        self.generation += 1
         handle = self.handle(fd)
         if handle.node.is_dir:
             raise FsError(EISDIR)
@@ -464,6 +476,7 @@ class MemoryFS:
         self._resize(handle.node, size)
 
     def set_append(self, fd: int, append: bool) -> None:
+        self.generation += 1
         self.handle(fd).append = append
 
     def stat(self, dirfd: int, path: bytes) -> Node:
@@ -481,12 +494,14 @@ class MemoryFS:
         return [(cookie + i + 1, name, child) for i, (name, child) in enumerate(window)]
 
     def mkdir(self, dirfd: int, path: bytes) -> None:
+        self.generation += 1
         parent, name, _ = self._lookup(dirfd, path)
         if name in (parent.entries or {}) or name in (".", ".."):
             raise FsError(EEXIST)
         self._create(parent, name, directory=True)
 
     def remove(self, dirfd: int, path: bytes, *, directory: bool) -> None:
+        self.generation += 1
         parent, name, trailing = self._lookup(dirfd, path)
         node = self._child(parent, name)
         if name in (".", "..") or node is self.root:
@@ -514,6 +529,7 @@ class MemoryFS:
         self.created_bytes -= node.size
 
     def rename(self, old_fd: int, old_path: bytes, new_fd: int, new_path: bytes) -> None:
+        self.generation += 1
         old_parent, old_name, _ = self._lookup(old_fd, old_path)
         node = self._child(old_parent, old_name)
         new_parent, new_name, _ = self._lookup(new_fd, new_path)
@@ -575,7 +591,10 @@ class FsState:
 
 def freeze(fs: MemoryFS) -> FsState:
     """`fs` as an FsState. The bytes of a file unchanged since the last freeze are shared
-    with it, not copied again. Descriptors of files removed while open are not kept."""
+    with it, not copied again; a tree nothing could have changed since (`generation`) is
+    the last freeze's. Descriptors of files removed while open are not kept."""
+    if fs.frozen_state is not None and fs.frozen_state[0] == fs.generation:
+        return fs.frozen_state[1]
     frozen: dict[int, tuple[int, bytes]] = {}
     nodes: list[tuple[str, bool, bool, bytes]] = []
     paths: dict[int, str] = {}
@@ -600,7 +619,9 @@ def freeze(fs: MemoryFS) -> FsState:
         for fd, h in sorted(fs.handles.items())
         if fd != ROOT_FD and h.node.ino in paths
     )
-    return FsState(tuple(nodes), handles)
+    state = FsState(tuple(nodes), handles)
+    fs.frozen_state = (fs.generation, state)
+    return state
 
 
 def check_layout(nodes: Iterable[tuple[str, bool, bool, int]], caps: FileCaps) -> None:

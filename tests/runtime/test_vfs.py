@@ -249,6 +249,30 @@ def test_a_tree_survives_freezing_and_thawing() -> None:
     assert copy.read(copy.open(3, b"input/in.txt", 0, 1 << 1, 0), 10) == b"input"
 
 
+def test_a_tree_nothing_changed_freezes_to_the_last_state() -> None:
+    # A session checkpoints after every call; most calls leave the tree as it was, and
+    # then the last freeze is the state. Every change, and every call that may change it
+    # (a read moves its descriptor's offset), makes a new one.
+    fs = MemoryFS({"in.txt": b"input"})
+    first = freeze(fs)
+    assert freeze(fs) is first
+    fd = fs.open(3, b"tmp/a", 1, 1 << 6 | 1 << 1 | 1 << 2, 0)
+    opened = freeze(fs)
+    assert opened is not first and freeze(fs) is opened
+    states = [opened]
+    for change in (lambda: fs.write(fd, b"abc"), lambda: fs.seek(fd, 0, 0),
+                   lambda: fs.read(fd, 2), lambda: fs.set_size(fd, 1),
+                   lambda: fs.mkdir(3, b"output/d"), lambda: fs.add_input("more", b"x"),
+                   lambda: fs.rename(3, b"output/d", 3, b"output/e"),
+                   lambda: fs.remove(3, b"output/e", directory=True),
+                   lambda: fs.set_append(fd, True), lambda: fs.close(fd)):
+        change()
+        states.append(freeze(fs))
+        assert states[-1] is not states[-2] and freeze(fs) is states[-1]
+    offsets = [dict((h[0], h[5]) for h in state.handles).get(fd) for state in states]
+    assert offsets == [0, 3, 0, 2, 2, 2, 2, 2, 2, 2, None]
+
+
 def test_the_csv_report_example_runs() -> None:
     example = Path(__file__).resolve().parents[2] / "examples" / "csv_report.py"
     done = subprocess.run([sys.executable, str(example)], capture_output=True, text=True,
