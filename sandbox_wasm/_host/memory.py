@@ -97,11 +97,13 @@ class WrittenPages:
     `bytes.join`) instead of a Python loop and an allocation per range. A small session's
     checkpoint is ~70 ranges, ~400 KiB: 21 us with a bytearray each, 9 us joined."""
 
-    __slots__ = ("_parts", "_starts", "_take", "end", "ranges")
+    __slots__ = ("_parts", "_starts", "_take", "end", "ranges", "total_bytes")
 
     def __init__(self, ranges: Sequence[tuple[int, int]]) -> None:
         self.ranges = tuple(ranges)
         self.end = self.ranges[-1][1] if self.ranges else 0
+        #: The bytes a copy holds.
+        self.total_bytes = sum(end - start for start, end in self.ranges)
         self._starts = tuple(start for start, _ in self.ranges)
         self._take = _slicer([slice(start, end) for start, end in self.ranges])
         offsets = list(itertools.accumulate((end - start for start, end in self.ranges),

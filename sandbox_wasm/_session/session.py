@@ -455,7 +455,7 @@ class Session(Closeable):
                 pagemap=self._pagemap_trusted)
             if (self.on_trap == "rollback" and self._tracker is None
                     and self._written is not None
-                    and state.stored_bytes > TRACK_WRITES_ABOVE):
+                    and self._written.total_bytes > TRACK_WRITES_ABOVE):
                 self._tracker = track(memory, store, stack_top=stack_top)
                 # Protected pages read as swapped in pagemap from now on.
                 self._pagemap_trusted = self._tracker is None
