@@ -14,10 +14,10 @@ import dataclasses
 import functools
 import json
 import os
+import threading
 from collections.abc import Collection, Sequence
 
 import pydantic_core
-from pydantic import BaseModel
 
 from ._audit.cache import AUDIT_CACHE, AuditKey, KnownAudit
 from ._audit.policy import AuditPolicy
@@ -42,6 +42,7 @@ from ._models import (
     Status,
     ToolCall,
     construct,
+    set_fields,
     shallow_copy,
 )
 from ._request import audit_budget
@@ -68,14 +69,6 @@ MAX_VALUE_TYPE_CHARS = 200
 MEMORY_CAP_HEADROOM = 2 * MIB
 
 
-def _set_fields(model: BaseModel, **values: object) -> None:
-    """Set fields of a model the host constructed (`construct`) to values of its own of the
-    fields' types: what assigning each does without pydantic's per-assignment checks (a
-    result's metrics took ~1 us a field)."""
-    model.__dict__.update(values)
-    model.__pydantic_fields_set__.update(values)
-
-
 def _no_audit() -> AuditSummary:
     """The audit section before (or without) an audit."""
     return construct(AuditSummary, safety_verdict="safe", policy="none", flagged_calls=[],
@@ -84,10 +77,29 @@ def _no_audit() -> AuditSummary:
 
 def new_execution_id() -> str:
     """A random (version 4) UUID as 32 hex digits: `uuid.uuid4().hex` without building the
-    UUID object, on every result's path."""
-    value = int.from_bytes(os.urandom(16), "big")
+    UUID object, from the operating system's randomness as uuid4 takes it, read 4 KiB at a
+    time (a read per id was half of the cost, on every result's path)."""
+    with _random_lock:
+        if len(_random_bytes) < 16:
+            _random_bytes[:] = os.urandom(4096)
+        value = int.from_bytes(_random_bytes[-16:], "big")
+        del _random_bytes[-16:]
     value = (value & _UUID_KEPT_BITS) | _UUID_VERSION_4_BITS
     return f"{value:032x}"
+
+
+_random_lock = threading.Lock()
+_random_bytes = bytearray()
+
+
+def _forget_random_bytes() -> None:
+    # A child made by fork must not hand out its parent's next ids.
+    global _random_lock
+    _random_lock = threading.Lock()
+    _random_bytes.clear()
+
+
+os.register_at_fork(after_in_child=_forget_random_bytes)
 
 
 # RFC 4122: version 4 in bits 76-79, variant 0b10 in bits 62-63.
@@ -200,7 +212,7 @@ class ResultBuilder:
         """The result once the audit's answer is judged (`report`)."""
         if outcome.audit_answer_ms is not None:
             # The user's deadline starts at the audit's answer: report the two apart.
-            _set_fields(self.metrics, audit_time_ms=round(outcome.audit_answer_ms, 3))
+            set_fields(self.metrics, audit_time_ms=round(outcome.audit_answer_ms, 3))
         self.audit = construct(
             AuditSummary,
             safety_verdict=report.safety_verdict,
@@ -309,7 +321,7 @@ class ResultBuilder:
 
     def take_metrics(self, outcome: GuestOutcome, *, user_code_only: bool = True) -> None:
         elapsed = outcome.user_code_ms if user_code_only else outcome.elapsed_ms
-        _set_fields(self.metrics, execution_time_ms=round(elapsed, 3),
+        set_fields(self.metrics, execution_time_ms=round(elapsed, 3),
                     fuel_consumed=outcome.fuel_consumed,
                     peak_memory_bytes=outcome.peak_memory_bytes,
                     stdout_bytes=outcome.stdout_bytes, stderr_bytes=outcome.stderr_bytes)

@@ -45,6 +45,7 @@ from .._models import (
     SessionCall,
     TimeoutProfile,
     construct,
+    set_fields,
 )
 from .._outcome import ResultBuilder
 from .._request import (
@@ -341,7 +342,7 @@ class Session(Closeable):
             self.last_used = time.monotonic()
         if forward is not None:
             forward.raise_error()
-        result.session = session  # the result is this call's own: no copy needed
+        set_fields(result, session=session)  # the result is this call's own: no copy
         return result
 
     async def execute_async(self, code: str | bytes, **options: object) -> ExecutionResult:

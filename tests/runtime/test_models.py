@@ -4,6 +4,7 @@ results), with attribute access unchanged and JSON round trips intact."""
 from __future__ import annotations
 
 import json
+import os
 import uuid
 
 import pytest
@@ -123,3 +124,20 @@ def test_each_result_has_its_own_id_limits_and_runtime() -> None:
         parsed = uuid.UUID(hex=execution_id)
         assert parsed.version == 4 and parsed.variant == uuid.RFC_4122
         assert parsed.hex == execution_id
+
+
+def test_a_forked_child_makes_ids_of_its_own() -> None:
+    from sandbox_wasm._outcome import new_execution_id
+
+    new_execution_id()  # the pool of random bytes is filled in the parent
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child reports through the pipe
+        os.write(write, "".join(new_execution_id() for _ in range(4)).encode())
+        os._exit(0)
+    os.close(write)
+    os.waitpid(child, 0)
+    with os.fdopen(read, "rb") as pipe:
+        theirs = pipe.read().decode()
+    ours = "".join(new_execution_id() for _ in range(4))
+    assert len(theirs) == len(ours) == 128 and theirs != ours
