@@ -23,6 +23,8 @@ from ._models import ExecutionResult, OutputChunk, construct
 if TYPE_CHECKING:
     import asyncio
 
+    from ._host.hostcall import Interrupt
+
 #: What the iterators yield: the output's chunks, then the result (always last).
 StreamItem = OutputChunk | ExecutionResult
 
@@ -37,7 +39,7 @@ class OutputForwarder:
     `cancel`); `raise_error()` raises it again once the run has stopped."""
 
     def __init__(self, callback: Callable[[OutputChunk], object],
-                 cancel: threading.Event) -> None:
+                 cancel: Interrupt) -> None:
         if not callable(callback):
             raise InvalidRequestError("on_output must be callable", field="on_output")
         self._callback = callback

@@ -36,7 +36,7 @@ from .._tools import ToolChannel
 from .._wire import ANSWER_AREA_EXPORT
 from .calls import call_entry, memory_extent, watch_epochs
 from .engine import EngineHost
-from .hostcall import on_epoch, run_state
+from .hostcall import Interrupt, on_epoch, run_state
 from .memory import WASM_PAGE, MemoryReset, memory_address, thread_faults
 from .output import CappedOutput, GuestOutcome, OutputCallback, TrapKind, text_relay
 from .stdin import StdinStream
@@ -186,7 +186,7 @@ class GuestProgram(Closeable):
         fs: MemoryFS | None = None,
         tools: ToolChannel | None = None,
         network: NetworkChannel | None = None,
-        interrupt: threading.Event | None = None,
+        interrupt: Interrupt | None = None,
         on_output: OutputCallback | None = None,
         stdin: bytes | StdinStream = b"",
     ) -> GuestOutcome:
@@ -367,7 +367,7 @@ class LiveInstance(Closeable):
     def call(
         self, payload: bytes, limits: Limits, *, audit_budget: Limits | None = None,
         tools: ToolChannel | None = None, network: NetworkChannel | None = None,
-        interrupt: threading.Event | None = None,
+        interrupt: Interrupt | None = None,
         on_output: OutputCallback | None = None,
         stdin: bytes | StdinStream = b"",
     ) -> GuestOutcome:
@@ -482,7 +482,7 @@ def _reset_run_state(
     fs: MemoryFS | None = None,
     tools: ToolChannel | None = None,
     network: NetworkChannel | None = None,
-    interrupt: threading.Event | None = None,
+    interrupt: Interrupt | None = None,
     stdin: bytes | StdinStream = b"",
 ) -> None:
     """This thread's run state, as the host functions read it during the run."""

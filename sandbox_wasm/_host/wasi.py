@@ -16,7 +16,6 @@ and proc_exit do constant work. All read the run from `hostcall.run_state`.
 from __future__ import annotations
 
 import struct
-import threading
 import time
 
 import wasmtime
@@ -31,6 +30,7 @@ from .hostcall import (
     ERRNO_SUCCESS,
     MAX_SUBSCRIPTIONS,
     SSIZE_MAX,
+    Interrupt,
     bounded,
     io_vectors,
     read_records,
@@ -120,7 +120,7 @@ def _poll_oneoff(
         deadline = run_state.deadline
         until = min(wake, deadline)
         if until > now_mono:
-            interrupt: threading.Event | None = run_state.interrupt
+            interrupt: Interrupt | None = run_state.interrupt
             if interrupt is None:
                 time.sleep(until - now_mono)
             else:

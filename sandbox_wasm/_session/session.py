@@ -32,6 +32,7 @@ from .._audit.cache import look_up
 from .._audit.policy import AuditPolicy, PolicyLike
 from .._errors import InvalidRequestError, SandboxError, SessionClosedError, SnapshotError
 from .._fs.tree import FileCaps, freeze, thaw
+from .._host.hostcall import Interrupt, InterruptFlag
 from .._host.memory import MemoryStateError, WrittenPages, apply, capture, thread_faults
 from .._host.output import GuestOutcome
 from .._host.program import LiveInstance
@@ -154,7 +155,7 @@ class Session(Closeable):
         self.calls = 0
         self._lock = threading.RLock()
         #: The cancel Event of the call in progress (set by `interrupt()`).
-        self._running: threading.Event | None = None
+        self._running: Interrupt | None = None
         self._checkpoint: SessionState | None = None
         #: The checkpoint of the last call, if not taken yet (`_after_call`).
         self._pending: _PendingCheckpoint | None = None
@@ -317,9 +318,10 @@ class Session(Closeable):
             self.calls += 1
             self._user_code_ran = True
             builder = ResultBuilder("python", effective, self._program.runtime)
-            self._running = cancel if cancel is not None else threading.Event()
+            self._running = cancel if cancel is not None else InterruptFlag()
             forward = None if on_output is None else OutputForwarder(on_output, self._running)
-            faults = thread_faults()
+            # Only a rollback checkpoint asks whether the call wrote new pages.
+            faults = thread_faults() if self.on_trap == "rollback" else None
             try:
                 outcome = self._instance.call(
                     payload, effective, audit_budget=audit_budget(effective.memory_mb),

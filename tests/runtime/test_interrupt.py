@@ -165,3 +165,17 @@ def test_cancelling_session_execute_async_rolls_the_call_back(box: sw.Sandbox) -
         result = asyncio.run(scenario())
         assert result.status == "succeeded" and result.stdout == "1\n"
         assert result.session is not None and not result.session.closed
+
+
+def test_a_sessions_interrupt_flag_behaves_as_an_event() -> None:
+    from sandbox_wasm._host.hostcall import InterruptFlag
+
+    flag = InterruptFlag()
+    assert not flag.is_set()
+    assert flag.wait(0) is False and flag.wait(-1) is False
+    started = time.monotonic()
+    assert flag.wait(0.05) is False and time.monotonic() - started >= 0.04
+    threading.Timer(0.05, flag.set).start()
+    assert flag.wait(5) is True and flag.is_set()
+    flag.set()  # again: no error, still set
+    assert flag.is_set() and flag.wait() is True and flag.wait(0) is True
