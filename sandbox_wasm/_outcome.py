@@ -58,6 +58,7 @@ from ._wire import (
     decode_error_record,
     decode_value_record,
     parse_audit_answer,
+    split_answer,
 )
 
 #: The longest type name of a value the host keeps, whatever the record says.
@@ -165,7 +166,7 @@ class ResultBuilder:
     def from_python_run(
         self, outcome: GuestOutcome, policy: AuditPolicy, tools: Collection[str] = (),
         network: Sequence[str] | None = None, *, known: KnownAudit | None = None,
-        cache_key: AuditKey | None = None,
+        cache_key: AuditKey | None = None, code_asked: bool = False,
     ) -> ExecutionResult:
         """The result of an exec run: the guest's audit answer judged with `policy` (the
         same function the guest used), then the user code's outcome if it ran. `tools` are
@@ -173,10 +174,16 @@ class ResultBuilder:
         `network`, the rules of the run's network policy (None: no network), named in the
         audit's network findings. `known`: the audit cache's answer for this source, which
         the request told the guest (it answers KNOWN_ANSWER instead of the facts);
-        `cache_key`: where an answer that let the code run is kept (`_audit/cache.py`)."""
-        raw = None if outcome.answer_too_large else outcome.audit_answer
+        `cache_key`: where an answer that let the code run is kept (`_audit/cache.py`);
+        `code_asked`: whether the request asked for the compiled code with the answer (a
+        one-shot run's: only then is code after the answer taken, and kept with it)."""
+        raw, code = split_answer(None if outcome.answer_too_large else outcome.audit_answer)
+        if not code_asked:
+            code = b""
         if known is not None and raw == KNOWN_ANSWER:
             # The answer the request asked for (parsed, it says no more than that).
+            if code and cache_key is not None:
+                AUDIT_CACHE.keep_code(cache_key, code)
             return self._judged(outcome, policy, tools, network, known.answer,
                                 _fresh_report(known.report))
         answer = parse_audit_answer(raw)
@@ -201,7 +208,7 @@ class ResultBuilder:
         if (cache_key is not None and raw is not None and answer.get("ran") is True
                 and report.syntax_valid and report.safety_verdict != "blocked"
                 and not answer_is_incomplete(answer)):
-            AUDIT_CACHE.remember(cache_key, answer, report, len(raw))
+            AUDIT_CACHE.remember(cache_key, answer, report, len(raw), code)
             report = _fresh_report(report)  # the kept one is never the caller's
         return self._judged(outcome, policy, tools, network, answer, report)
 

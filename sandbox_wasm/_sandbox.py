@@ -315,9 +315,13 @@ class Sandbox(Closeable):
         policy, line = self.request_policy(policy)
         offered = self.tools if tools is None else build_tools(tools)
         cache_key, known = look_up(program.runtime.sha256, line, policy.name, source)
+        # The code of a source run before comes with the request; the guest is asked for
+        # the code of one whose kept audit has none yet (`_audit/cache.py`).
+        code = known.code if known is not None else b""
+        keep_code = cache_key is not None and not code
         payload = request_payload(MODE_EXEC, offered, line, source,
                                   rest=program.runtime.returns_to_rest,
-                                  known=known is not None)
+                                  known=known is not None, keep_code=keep_code, code=code)
         fs = new_filesystem(inputs, effective) if program.has_filesystem else None
         outcome = program.run(payload, effective, audit_budget=audit_budget(effective.memory_mb),
                               fs=fs, tools=tool_channel(offered, effective),
@@ -328,7 +332,7 @@ class Sandbox(Closeable):
             forward.raise_error()
         return result.from_python_run(outcome, policy, offered.keys(),
                                       allowed.summary() if allowed is not None else None,
-                                      known=known, cache_key=cache_key)
+                                      known=known, cache_key=cache_key, code_asked=keep_code)
 
     def _execute_javascript(
         self, program: GuestProgram, source: str, limits: Limits, result: ResultBuilder,

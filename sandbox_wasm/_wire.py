@@ -39,8 +39,10 @@ from ._audit.policy import (
 from ._guest.bootstrap import (
     ANSWER_LENGTH_BYTES,
     BUILTIN_POLICY_LINES,
+    CODE_OPTION_PREFIX,
     ERROR_MARK,
     FINDINGS_MARK,
+    KEEP_CODE_OPTION,
     KNOWN_ANSWER,
     KNOWN_OPTION,
     MAX_ANSWER_BYTES,
@@ -48,6 +50,7 @@ from ._guest.bootstrap import (
     MAX_ERROR_RECORD_BYTES,
     MAX_ERROR_TYPE_CHARS,
     MAX_FACTS,
+    MAX_KEPT_CODE_BYTES,
     MAX_RUNTIME_FINDINGS,
     MAX_VALUE_RECORD_BYTES,
     MAX_VALUE_REPR_CHARS,
@@ -73,23 +76,28 @@ __all__ = [
     "ANSWER_AREA_BYTES", "ANSWER_AREA_EXPORT", "ANSWER_LENGTH_BYTES", "ERROR_MARK",
     "FINDINGS_MARK", "IMAGE_POLICY_SUFFIX", "KNOWN_ANSWER",
     "MAX_ANSWER_BYTES", "MAX_ERROR_MESSAGE_CHARS", "MAX_ERROR_RECORD_BYTES",
-    "MAX_ERROR_TYPE_CHARS", "MAX_FACTS", "MAX_RUNTIME_FINDINGS", "MAX_VALUE_RECORD_BYTES",
-    "MAX_VALUE_REPR_CHARS", "MODE_AUDIT", "MODE_EXEC", "MODE_SESSION", "NETWORK_FD",
-    "TOOLS_FD", "VALUE_MARK", "answer_is_incomplete", "decode_error_record",
-    "decode_network_request", "decode_value_record", "frame", "image_policy_line",
-    "manifest_line", "mode_line", "network_answer", "parse_audit_answer", "policy_line",
-    "request_payload",
+    "MAX_ERROR_TYPE_CHARS", "MAX_FACTS", "MAX_KEPT_CODE_BYTES", "MAX_RUNTIME_FINDINGS",
+    "MAX_VALUE_RECORD_BYTES", "MAX_VALUE_REPR_CHARS", "MODE_AUDIT", "MODE_EXEC",
+    "MODE_SESSION", "NETWORK_FD", "TOOLS_FD", "VALUE_MARK", "answer_is_incomplete",
+    "decode_error_record", "decode_network_request", "decode_value_record", "frame",
+    "image_policy_line", "manifest_line", "mode_line", "network_answer",
+    "parse_audit_answer", "policy_line", "request_payload", "split_answer",
 ]
 
 
 # -- requests ------------------------------------------------------------------------------
-def mode_line(mode: bytes, *, rest: bool, tools: bool, known: bool = False) -> bytes:
+def mode_line(mode: bytes, *, rest: bool, tools: bool, known: bool = False,
+              keep_code: bool = False, code_bytes: int = 0) -> bytes:
     """A request's first line: the mode and its options (`rest`: a one-shot request returns
     to rest instead of ending the process; `tools`: a tools manifest line follows; `known`:
-    the host holds the source's audit answer, the guest only compiles it)."""
+    the host holds the source's audit answer, the guest only compiles it; `keep_code`: the
+    answer brings the compiled code; `code_bytes`: that many bytes of marshalled code
+    follow the mode line and the manifest, which the guest loads instead of compiling)."""
     return b" ".join((mode, *((REST_OPTION,) if rest else ()),
                       *((TOOLS_OPTION,) if tools else ()),
-                      *((KNOWN_OPTION,) if known else ())))
+                      *((KNOWN_OPTION,) if known else ()),
+                      *((KEEP_CODE_OPTION,) if keep_code else ()),
+                      *((CODE_OPTION_PREFIX + str(code_bytes).encode(),) if code_bytes else ())))
 
 
 class ToolLike(Protocol):
@@ -105,13 +113,16 @@ def manifest_line(tools: Mapping[str, ToolLike]) -> bytes:
 
 
 def request_payload(mode: bytes, tools: Mapping[str, ToolLike], policy: bytes, source: str,
-                    *, rest: bool = False, known: bool = False) -> bytes:
+                    *, rest: bool = False, known: bool = False, keep_code: bool = False,
+                    code: bytes = b"") -> bytes:
     """An exec or session request: the mode line (with the tools' manifest line when there
-    are tools), the policy line and the source."""
-    head = [mode_line(mode, rest=rest, tools=bool(tools), known=known)]
+    are tools), the policy line and the source; `code` (a known source's, marshalled by
+    an earlier run: see `mode_line`) comes before the policy line."""
+    head = [mode_line(mode, rest=rest, tools=bool(tools), known=known, keep_code=keep_code,
+                      code_bytes=len(code))]
     if tools:
         head.append(manifest_line(tools))
-    return b"\n".join((*head, policy, source.encode("utf-8")))
+    return b"\n".join((*head, code + policy, source.encode("utf-8")))
 
 
 @functools.lru_cache(maxsize=32)
@@ -151,6 +162,15 @@ def image_policy_line(policy: AuditPolicy, packages: frozenset[str]) -> bytes:
 def frame(body: bytes) -> bytes:
     """`body` framed as the guest reads a host tool's answer: its length, then itself."""
     return len(body).to_bytes(ANSWER_LENGTH_BYTES, "little") + body
+
+
+def split_answer(answer: bytes | None) -> tuple[bytes | None, bytes]:
+    """The audit answer's JSON (compact: no newline in it) and the marshalled code after
+    it (KEEP_CODE_OPTION; b"" when there is none)."""
+    if answer is None:
+        return None, b""
+    head, _, code = answer.partition(b"\n")
+    return head, code
 
 
 def parse_audit_answer(answer: bytes | None) -> dict[str, object] | None:

@@ -17,6 +17,12 @@ boundary and the limits stay the guarantee.
 Budget: at most MAX_ENTRIES answers holding at most MAX_BYTES (the source's bytes plus an
 estimate of the parsed answer's, ANSWER_WEIGHT per byte of its JSON) in the process; an
 answer larger than MAX_ANSWER_BYTES is never kept; the least recently used go first.
+
+The code: a one-shot run (whose interpreter starts from the runtime's image, and writes its
+answer before any user code runs) is asked to follow its answer with the code it compiled,
+marshalled; it is kept with the answer (its bytes count in MAX_BYTES) and sent with the
+requests that run the same source again, whose guest loads it instead of compiling the
+source. Sessions neither bring nor get code (a session keeps its own: `_session_code`).
 $SANDBOX_WASM_AUDIT_CACHE=0 turns the cache off.
 """
 
@@ -34,6 +40,8 @@ MAX_ENTRIES = 4096
 MAX_BYTES = 32 * 2**20
 #: Largest audit answer (its JSON) worth keeping: a few thousand facts.
 MAX_ANSWER_BYTES = 64 * 2**10
+#: Largest marshalled code kept with an answer (the guest sends none larger).
+MAX_CODE_BYTES = 256 * 2**10
 #: Bytes of Python objects per byte of answer JSON, to bound what the parsed answers hold.
 ANSWER_WEIGHT = 8
 ENABLED = os.environ.get("SANDBOX_WASM_AUDIT_CACHE") != "0"
@@ -44,11 +52,13 @@ AuditKey = tuple[str, bytes, str, str, str]
 
 @dataclass(frozen=True)
 class KnownAudit:
-    """A source's audit that allowed it to run: the guest's answer and the host's report."""
+    """A source's audit that allowed it to run: the guest's answer and the host's report,
+    and the code the guest compiled, marshalled (b"" until a one-shot run brought it)."""
 
     answer: dict[str, object]
     report: AuditReport
     cost: int
+    code: bytes = b""
 
 
 class AuditCache:
@@ -82,20 +92,37 @@ class AuditCache:
             return known
 
     def remember(self, key: AuditKey, answer: dict[str, object], report: AuditReport,
-                 answer_bytes: int) -> None:
+                 answer_bytes: int, code: bytes = b"") -> None:
         """Keep the audit of a source that was allowed to run (see the module docstring for
-        which ones qualify; the caller checked)."""
+        which ones qualify; the caller checked), with its marshalled `code` if given (by a
+        one-shot run that was asked for it, and at most MAX_CODE_BYTES)."""
         if answer_bytes > MAX_ANSWER_BYTES:
             return
-        cost = len(key[3]) + len(key[1]) + ANSWER_WEIGHT * answer_bytes
+        if len(code) > MAX_CODE_BYTES:
+            code = b""
+        cost = len(key[3]) + len(key[1]) + ANSWER_WEIGHT * answer_bytes + len(code)
         if cost > self.max_bytes:
             return
+        self._put(key, KnownAudit(answer, report, cost, code))
+
+    def keep_code(self, key: AuditKey, code: bytes) -> None:
+        """Add the marshalled code a one-shot run was asked for to the audit kept under
+        `key` (if it is still kept, and has none)."""
+        if not code or len(code) > MAX_CODE_BYTES:
+            return
+        with self._lock:
+            known = self._entries.get(key)
+        if known is not None and not known.code:
+            self._put(key, KnownAudit(known.answer, known.report, known.cost + len(code),
+                                      code))
+
+    def _put(self, key: AuditKey, known: KnownAudit) -> None:
         with self._lock:
             old = self._entries.pop(key, None)
             if old is not None:
                 self._bytes -= old.cost
-            self._entries[key] = KnownAudit(answer, report, cost)
-            self._bytes += cost
+            self._entries[key] = known
+            self._bytes += known.cost
             while len(self._entries) > self.max_entries or self._bytes > self.max_bytes:
                 _, dropped = self._entries.popitem(last=False)
                 self._bytes -= dropped.cost

@@ -7,8 +7,15 @@ from __future__ import annotations
 import pytest
 
 import sandbox_wasm as sw
-from sandbox_wasm._audit.cache import ANSWER_WEIGHT, AUDIT_CACHE, AuditCache
+from sandbox_wasm._audit.cache import (
+    ANSWER_WEIGHT,
+    AUDIT_CACHE,
+    MAX_CODE_BYTES,
+    AuditCache,
+    KnownAudit,
+)
 from sandbox_wasm._models import AuditReport
+from sandbox_wasm._wire import MAX_KEPT_CODE_BYTES, policy_line
 
 
 @pytest.fixture(autouse=True)
@@ -130,8 +137,85 @@ def test_a_kept_source_that_no_longer_fits_the_memory_cap_says_so() -> None:
     on a first run (the audit needs more than the cap), never as a mismatch."""
     box = sw.Sandbox(limits=sw.Limits(max_source_bytes=1 << 20))
     source = "x = 1\n" * 20_000 + "print(x)\n"
-    assert box.execute(source).stdout == "1\n"
+    # Kept by a session's call: the answer alone, no code (a one-shot run then parses).
+    with sw.Session(sandbox=box) as session:
+        assert session.execute(source).stdout == "1\n"
     assert len(AUDIT_CACHE) == 1
     small = box.execute(source, memory_mb=32)
     assert small.status in ("failed", "memory_exceeded"), small.error
     assert small.error is not None and small.error.type != "InternalError"
+    # Once a one-shot run brought the code, a run at the smallest cap loads it, unparsed.
+    assert box.execute(source).stdout == "1\n"
+    assert box.execute(source, memory_mb=32).stdout == "1\n"
+
+
+def _kept(box: sw.Sandbox, source: str, policy: sw.AuditPolicy = sw.BALANCED_POLICY
+          ) -> KnownAudit | None:
+    key = (box.runtime_info.sha256, policy_line(policy), policy.name, source, "")
+    return AUDIT_CACHE.lookup(key)
+
+
+@pytest.mark.parametrize("source", [
+    "print('hi')",
+    "def double(x):\n    return x * 2\nprint(double(21))\ndouble(3)",
+    "import json\nrows = [{'a': i} for i in range(3)]\nprint(json.dumps(rows))\nrows[-1]",
+    "x = 1\n\ndef fails():\n    return 1 / 0\n\nfails()",
+    "class Point:\n    def __init__(self, x): self.x = x\nPoint(4).x + 1",
+])
+def test_a_one_shot_source_run_again_runs_the_code_its_first_run_compiled(
+    source: str,
+) -> None:
+    # The first run's guest follows its answer with the code it compiled; the audit cache
+    # keeps it, and the next runs load it instead of compiling: fewer instructions, and a
+    # result that reads as the first one's, tracebacks and values included.
+    box = sw.Sandbox()
+    first = box.execute(source)
+    kept = _kept(box, source)
+    assert kept is not None and kept.code
+    again = [box.execute(source) for _ in range(2)]
+    for result in again:
+        assert result.status == first.status and result.exit_code == first.exit_code
+        assert (result.stdout, result.stderr) == (first.stdout, first.stderr)
+        assert result.value == first.value and result.error == first.error
+        assert result.audit == first.audit
+    assert again[0].metrics.fuel_consumed == again[1].metrics.fuel_consumed
+    assert again[0].metrics.fuel_consumed < 0.8 * first.metrics.fuel_consumed
+
+
+def test_code_comes_only_from_one_shot_runs_and_joins_a_kept_answer() -> None:
+    box = sw.Sandbox()
+    source = "print(sum(range(5)))"
+    with sw.Session(sandbox=box) as session:
+        assert session.execute(source).stdout == "10\n"
+        assert session.execute(source).stdout == "10\n"
+    kept = _kept(box, source)
+    assert kept is not None and kept.code == b""  # a session's call brings no code
+    assert box.execute(source).stdout == "10\n"  # asked for it: the kept answer gets it
+    kept = _kept(box, source)
+    assert kept is not None and kept.code
+    assert box.execute(source).stdout == "10\n"
+    with sw.Session(sandbox=box) as session:  # and a session never gets it
+        assert session.execute(source).stdout == "10\n"
+
+
+def test_kept_code_counts_in_the_budget() -> None:
+    assert MAX_CODE_BYTES == MAX_KEPT_CODE_BYTES  # what the guest sends, the host keeps
+    report = AuditReport(syntax_valid=True, safety_verdict="safe", policy="balanced")
+    cache = AuditCache(max_entries=10, max_bytes=100_000)
+    key = ("rt", b"line", "p", "print(1)", "")
+    cache.remember(key, {"facts": []}, report, 10, b"c" * 1000)
+    with_code = cache.stored_bytes
+    cache.remember(key, {"facts": []}, report, 10)
+    assert with_code - cache.stored_bytes == 1000
+    cache.keep_code(key, b"d" * 500)
+    assert cache.stored_bytes == with_code - 500
+    known = cache.lookup(key)
+    assert known is not None and known.code == b"d" * 500
+    cache.keep_code(key, b"e" * 10)  # it has code: kept as it is
+    known = cache.lookup(key)
+    assert known is not None and known.code == b"d" * 500
+    cache.remember(key, {"facts": []}, report, 10, b"x" * (MAX_CODE_BYTES + 1))
+    known = cache.lookup(key)
+    assert known is not None and known.code == b""
+    cache.keep_code(("rt", b"line", "p", "gone", ""), b"code")  # nothing kept: nothing added
+    assert len(cache) == 1

@@ -74,3 +74,51 @@ def test_flooding_the_cache_with_distinct_sources_stays_within_its_budget() -> N
     for i in range(20):
         assert sw.execute(f"print({i})").stdout == f"{i}\n"
     assert len(AUDIT_CACHE) == MAX_ENTRIES
+
+
+# The kept code (`_audit/cache.py`): a one-shot run's guest writes it with its answer, before
+# any user code runs, and later runs of the source load it instead of compiling.
+SWAP_KEPT_CODE = (
+    "import sys, marshal\nboot = sys._getframe(1).f_globals\n"
+    "evil = marshal.dumps(compile(\"print('swapped')\", '<x>', 'exec'))\n"
+    "boot['_with_code'] = lambda answer, code: answer + b'\\n' + evil\n"
+    "boot['_compile_known'] = lambda source, code=b'': "
+    "(boot['KNOWN_ANSWER'], compile(\"print('swapped')\", '<x>', 'exec'), False)\n"
+    "print('tampered')\n"
+)
+
+
+def test_a_run_cannot_change_the_code_later_runs_get() -> None:
+    box = sw.Sandbox(policy="report")
+    assert box.execute(SWAP_KEPT_CODE).stdout == "tampered\n"
+    # Each run starts from the runtime's image: the next runs, and the code they bring
+    # and load, are their own.
+    for _ in range(3):
+        assert box.execute("print('own', 6 * 7)").stdout == "own 42\n"
+    # Output that looks like an answer with code after it is the run's output, and what
+    # comes back of it, the run's again.
+    fake = ("import sys, marshal\nsys.stdout.buffer.write(b'{\"known\":true,\"ran\":true}\\n' + "
+            "marshal.dumps(compile(\"print('swapped')\", '<x>', 'exec')))\nprint()\n")
+    outputs = [box.execute(fake).stdout for _ in range(3)]
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert outputs[0].startswith('{"known":true,"ran":true}\n') and outputs[0].endswith("\n")
+    assert "swapped\n" not in outputs[0]
+
+
+def test_a_session_cannot_put_code_in_the_cache() -> None:
+    # A session's later calls run in an interpreter its code may have changed: they are
+    # never asked for code, and code after their answers is not taken.
+    with sw.Session(policy=sw.REPORT_ONLY_POLICY) as session:
+        assert session.execute(SWAP_KEPT_CODE).stdout == "tampered\n"
+        # Every answer now has code after it, asked for or not.
+        session.execute(
+            "import sys, marshal\nboot = sys._getframe(1).f_globals\n"
+            "evil = marshal.dumps(compile(\"print('swapped')\", '<x>', 'exec'))\n"
+            "write = boot['_write_answer']\n"
+            "boot['_write_answer'] = lambda answer: write(answer + b'\\n' + evil)\n")
+        source = "print('session', 1 + 1)"
+        session.execute(source)
+        kept = [entry for key, entry in AUDIT_CACHE._entries.items() if key[3] == source]
+        assert kept and all(entry.code == b"" for entry in kept)
+    for _ in range(3):
+        assert sw.execute(source, policy="report").stdout == "session 2\n"
