@@ -94,7 +94,9 @@ class InterruptFlag:
     def wait(self, timeout: float | None = None) -> bool:
         """Whether it is set, waiting up to `timeout` seconds (None: for ever) for it."""
         if self._unset.acquire(timeout=-1 if timeout is None else max(timeout, 0)):
-            self._unset.release()
+            # Set again meanwhile by another thread (its release freed the lock): it is set.
+            with contextlib.suppress(RuntimeError):
+                self._unset.release()
             return True
         return False
 

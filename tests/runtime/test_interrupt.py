@@ -179,3 +179,15 @@ def test_a_sessions_interrupt_flag_behaves_as_an_event() -> None:
     assert flag.wait(5) is True and flag.is_set()
     flag.set()  # again: no error, still set
     assert flag.is_set() and flag.wait() is True and flag.wait(0) is True
+    # Set again by another thread while a wait holds the lock: still set, no error.
+    acquire = flag._unset.acquire
+
+    def acquire_then_set_again(*args: object, **kwargs: object) -> bool:
+        taken = acquire(*args, **kwargs)  # type: ignore[arg-type]
+        flag.set()
+        return taken
+
+    flag._unset = type("Lock", (), {"acquire": staticmethod(acquire_then_set_again),
+                                    "release": flag._unset.release,
+                                    "locked": flag._unset.locked})()
+    assert flag.wait(0) is True and flag.is_set()
