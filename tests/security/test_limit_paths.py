@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import sandbox_wasm as sw
+from sandbox_wasm._audit.cache import AUDIT_CACHE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,7 +73,10 @@ def test_parse_out_of_memory_is_not_a_syntax_error() -> None:
     big = sw.Sandbox(limits=sw.Limits(max_source_bytes=1 << 20))
     source = "x = 1\n" * 20_000 + "print(x)\n"  # 120 KB, valid
     assert big.execute(source).stdout == "1\n"  # valid, and runs with the default cap
-    result = big.execute(source, memory_mb=32)  # the smallest accepted cap
+    # Audited afresh (not from the audit cache, whose kept code the guest would load
+    # unparsed: tests/runtime/test_audit_cache.py), at the smallest accepted cap.
+    AUDIT_CACHE.clear()
+    result = big.execute(source, memory_mb=32)
     assert result.syntax_valid, result.error
     assert result.status in ("failed", "memory_exceeded"), result.error
 
