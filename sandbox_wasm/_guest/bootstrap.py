@@ -844,9 +844,13 @@ def _install_guard(_sys=sys, _state={}):  # noqa: B006 - once per interpreter
     import importlib
     import operator
 
+    from _sandbox_entry import set_audit_guard
+
     _patch_operator(operator)
     _patch_import_module(importlib)
-    _sys.addaudithook(_runtime_guard)
+    # Through a C hook that calls the guard for the watched events only: a Python hook is a
+    # Python call for every event (`id()` raises one per call).
+    set_audit_guard(_runtime_guard, tuple(sorted(_WATCHED_EVENTS)))
     _USER_BUILTINS["module"] = _guard_builtins()
     _state["installed"] = True
 

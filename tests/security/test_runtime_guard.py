@@ -119,6 +119,24 @@ def test_code_objects_made_by_hand_are_refused(box: sw.Sandbox) -> None:
     assert ("call", "code.__new__") in _runtime_findings(result)
 
 
+def test_user_code_cannot_replace_or_add_the_guard(box: sw.Sandbox) -> None:
+    # The guard is a C audit hook set once, in the snapshot: under report (which lets the
+    # import of the entry module run) a second guard is refused, and the guard still acts.
+    for guard in ("lambda event, args: None", "print"):
+        result = box.execute(
+            "import _sandbox_entry\n"
+            f"_sandbox_entry.set_audit_guard({guard}, ('import', 'compile'))", policy="report")
+        assert result.status == "failed"
+        assert result.error is not None and result.error.type == "RuntimeError", result.error
+        assert "the audit guard is set already" in result.error.message
+    for code, finding in (("m = __import__('g' + 'c')\nprint(m)", ("import", "gc")),
+                          (f"def f(): pass\nprint(getattr(f, {GLOBALS}))",
+                           ("attribute", "__globals__"))):
+        refused = box.execute("[id(i) for i in range(1000)]\n" + code, policy="balanced")
+        assert refused.error is not None and refused.error.type == "PermissionError"
+        assert finding in _runtime_findings(refused), refused.audit.flagged_calls
+
+
 # What the guard must never refuse: the standard library doing its own work with the same
 # attributes, when the user's code asks it to.
 ORDINARY = [
