@@ -69,6 +69,22 @@ CASES = [
         "print(grown > 200 * 1000 + 200 * 50 * 4, shrunk < grown // 10, len(stats) > 0,\n"
         "      tracemalloc.is_tracing(), tracemalloc.get_traced_memory())\n",
         id="tracemalloc-sees-allocations"),
+    # `%` and `//` of two exact ints call int's own slot directly (cpython-0004-*.patch);
+    # anything else (bool, subclasses, floats, other types) takes the usual lookup.
+    pytest.param(
+        "B = 2 ** 31\nL = 2 ** 100\nvalues = [0, 1, -1, 7, -7, 10, B - 1, B, -B, L, -L, L + 3]\n"
+        "print([a % b for a in values for b in values if b])\n"
+        "print([a // b for a in values for b in values if b])\n"
+        "for a, b in ((1, 0), (L, 0), (0, 0)):\n"
+        "    for op in ('%', '//'):\n"
+        "        try:\n            eval(f'a {op} b')\n"
+        "        except ZeroDivisionError as e:\n            print(op, e)\n"
+        "class I(int):\n    def __mod__(self, other):\n        return 'mod'\n"
+        "    def __rfloordiv__(self, other):\n        return 'rfloordiv'\n"
+        "print(I(7) % 2, 7 // I(2), 7 % I(4), True % 2, 7 // True, 7 % 2.5, -7.5 // 2)\n"
+        "print('%d items' % 3, type(7 % 3).__name__, type(True % True).__name__)\n"
+        "x = 10 ** 6 + 1\nx %= 97\ny = 10 ** 20\ny //= 7\nprint(x, y)\n",
+        id="int-remainder-and-floor-division"),
     pytest.param(
         "import hashlib\nprint(hashlib.pbkdf2_hmac('sha256', b'password', b'salt', 1000).hex())\n"
         "print(hashlib.pbkdf2_hmac('sha1', b'pw', b'NaCl', 10, dklen=50).hex())\n",
